@@ -1,0 +1,1 @@
+"""decisis: decision memory for AI agents and engineering teams."""

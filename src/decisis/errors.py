@@ -1,0 +1,120 @@
+"""The one exception tree of decisis.
+
+Every error decisis raises on purpose is a ``DecisisError``. Input errors are
+also ``ValueError`` and not-found errors also ``LookupError``, so callers that
+only know the standard library still catch them sensibly::
+
+    DecisisError
+    ├── InvalidInput (ValueError)          bad value: names the field and what is allowed
+    │   ├── CycleError                     a supersession or link would close a loop
+    │   └── MalformedImport                an import file that is not a decisis export
+    ├── NotFound (LookupError)             a node, edge or graph that does not exist
+    │   └── AmbiguousId                    a short id that matches more than one record
+    ├── Conflict                           the change contradicts what is stored (duplicate id,
+    │                                      editing a tombstoned node)
+    ├── IntegrityError                     the ledger or the tables fail verification
+    ├── StoreError                         the backend failed (cannot open, locked, schema too new)
+    │   └── UnsupportedStore (ValueError)  a store URL whose scheme no backend handles
+    └── MissingExtra (ImportError)         an optional feature whose extra is not installed
+
+The CLI, the MCP server and the web app each translate this tree into their own
+form in exactly one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "AmbiguousId",
+    "Conflict",
+    "CycleError",
+    "DecisisError",
+    "IntegrityError",
+    "InvalidInput",
+    "MalformedImport",
+    "MissingExtra",
+    "NotFound",
+    "StoreError",
+    "UnsupportedStore",
+]
+
+
+class DecisisError(Exception):
+    """Base of every error decisis raises on purpose."""
+
+
+class InvalidInput(DecisisError, ValueError):
+    """A value was refused; ``field`` names it and ``allowed`` says what would be accepted."""
+
+    def __init__(self, field: str, problem: str, allowed: str | Iterable[str] | None = None):
+        self.field = field
+        self.problem = problem
+        if allowed is not None and not isinstance(allowed, str):
+            allowed = ", ".join(sorted(str(a) for a in allowed))
+        self.allowed = allowed
+        message = f"{field}: {problem}"
+        if allowed:
+            message += f" (allowed: {allowed})"
+        super().__init__(message)
+
+
+class CycleError(InvalidInput):
+    """The change would make a node reach itself through supersession."""
+
+
+class MalformedImport(InvalidInput):
+    """An import file that cannot be read as a decisis export."""
+
+
+class NotFound(DecisisError, LookupError):
+    """A node, edge or graph that is not in the store."""
+
+    def __init__(self, kind: str, key: str, graph: str | None = None):
+        self.kind = kind
+        self.key = key
+        self.graph = graph
+        where = f" in graph {graph!r}" if graph else ""
+        super().__init__(f"no {kind} {key!r}{where}")
+
+
+class AmbiguousId(NotFound):
+    """A short id prefix that names more than one record."""
+
+    def __init__(self, kind: str, key: str, matches: Iterable[str], graph: str | None = None):
+        self.matches = sorted(matches)
+        super().__init__(kind, key, graph)
+        shown = ", ".join(self.matches[:5])
+        more = f" and {len(self.matches) - 5} more" if len(self.matches) > 5 else ""
+        self.args = (
+            f"{kind} id prefix {key!r} is ambiguous: it matches {shown}{more}; type more characters",
+        )
+
+
+class Conflict(DecisisError):
+    """The change contradicts what is stored (a duplicate id, a tombstoned target)."""
+
+
+class IntegrityError(DecisisError):
+    """The ledger or the tables do not pass verification; ``seq`` is the first bad entry."""
+
+    def __init__(self, message: str, seq: int | None = None):
+        self.seq = seq
+        super().__init__(message)
+
+
+class StoreError(DecisisError):
+    """The backend could not do what was asked (cannot open, schema too new, locked too long)."""
+
+
+class UnsupportedStore(StoreError, ValueError):
+    """A store URL that no backend handles."""
+
+
+class MissingExtra(DecisisError, ImportError):
+    """An optional feature whose extra is not installed; the message names the extra."""
+
+    def __init__(self, feature: str, extra: str):
+        self.feature = feature
+        self.extra = extra
+        super().__init__(f"{feature} needs the {extra!r} extra: pip install 'decisis[{extra}]'")

@@ -1,0 +1,78 @@
+"""The closed vocabularies of the graph: node types, statuses, edge types, link states."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "CAUSAL_EDGE_TYPES",
+    "EdgeType",
+    "EventKind",
+    "LinkState",
+    "NodeStatus",
+    "NodeType",
+]
+
+
+class NodeType(StrEnum):
+    GOAL = "goal"
+    DECISION = "decision"
+    OPTION = "option"
+    ACTION = "action"
+    OUTCOME = "outcome"
+    OBSERVATION = "observation"
+    REVISIT = "revisit"
+
+
+class NodeStatus(StrEnum):
+    ACTIVE = "active"
+    COMPLETED = "completed"
+    SUPERSEDED = "superseded"
+    REJECTED = "rejected"
+
+
+class EdgeType(StrEnum):
+    LEADS_TO = "leads_to"
+    CHOSEN = "chosen"
+    REJECTED = "rejected"
+    REQUIRES = "requires"
+    BLOCKS = "blocks"
+    ENABLES = "enables"
+    SUPERSEDES = "supersedes"
+    CAUSED = "caused"
+    INFLUENCED = "influenced"
+    PRECEDENT_FOR = "precedent_for"
+
+
+class LinkState(StrEnum):
+    """How far an edge is to be believed: written by a person, proposed by a rule, or judged."""
+
+    STATED = "stated"
+    CANDIDATE = "candidate"
+    CONFIRMED = "confirmed"
+    REJECTED = "rejected"
+
+
+class EventKind(StrEnum):
+    """Every mutation the ledger knows; the fold in ``decisis.stores.fold`` defines each one."""
+
+    NODE_ADDED = "node.added"
+    NODE_UPDATED = "node.updated"
+    EDGE_ADDED = "edge.added"
+    EDGE_UPDATED = "edge.updated"
+    SUPERSEDED = "superseded"
+    TOMBSTONED = "tombstoned"
+
+
+# Edges along which one record explains another: ``why`` walks them backwards, ``impact`` forwards.
+CAUSAL_EDGE_TYPES: frozenset[EdgeType] = frozenset(
+    {
+        EdgeType.LEADS_TO,
+        EdgeType.CHOSEN,
+        EdgeType.ENABLES,
+        EdgeType.CAUSED,
+        EdgeType.INFLUENCED,
+        EdgeType.PRECEDENT_FOR,
+        EdgeType.SUPERSEDES,
+    }
+)

@@ -1,0 +1,52 @@
+"""One way to write and read timestamps: timezone-aware UTC, ISO 8601 with microseconds and ``Z``.
+
+The fixed width makes the text sort like the time it names, so stores compare
+timestamps as strings and the ledger hashes them byte for byte the same everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from decisis.errors import InvalidInput
+
+__all__ = ["format_time", "parse_time", "utc_now"]
+
+_DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def format_time(value: datetime) -> str:
+    """``2026-11-29T20:11:03.123456Z``: the canonical form stored and hashed."""
+    if value.tzinfo is None:
+        raise InvalidInput("time", f"{value!r} has no timezone", "timezone-aware datetimes")
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(value: str | datetime, field: str = "time") -> datetime:
+    """Read a timestamp a person or a file wrote; naive times are taken as UTC."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"expected a timestamp, got {type(value).__name__}")
+    text = value.strip()
+    if _DATE_ONLY.match(text):
+        text += "T00:00:00"
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(
+            field,
+            f"{value!r} is not a timestamp",
+            "ISO 8601, e.g. 2026-11-01, 2026-11-01T12:00Z or 2026-11-01T12:00:00+01:00",
+        ) from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+

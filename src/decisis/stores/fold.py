@@ -1,0 +1,181 @@
+"""The reference fold: how each ledger event changes the graph, and when it is refused.
+
+The memory store runs this code directly; the other backends implement the same
+rules in their own queries, and the conformance suite holds them to it. Replaying
+a ledger through ``apply`` is how ``verify`` and ``at(t)`` rebuild a graph.
+
+Rules (each refusal raises and leaves the state unchanged):
+
+* ``node.added`` / ``edge.added``: the id must be new among nodes and edges
+  (``Conflict``); an edge's endpoints must exist (``NotFound``) and not be
+  tombstoned (``Conflict``).
+* ``node.updated`` / ``edge.updated``: the record must exist and not be
+  tombstoned; only ``NODE_MUTABLE_FIELDS`` / ``EDGE_MUTABLE_FIELDS`` may change
+  (``InvalidInput``).
+* ``superseded``: both nodes exist and are not tombstoned; ``old != new``
+  (``InvalidInput``); the edge is ``new -supersedes-> old``; ``old`` must not
+  already reach ``new`` through supersedes edges (``CycleError``), nor be
+  superseded by ``new`` already (``Conflict``). ``old`` becomes ``superseded``,
+  its ``valid_until`` becomes ``at`` (or stays, if earlier), ``updated_at = at``;
+  the edge is added.
+* ``tombstoned``: the node or edge must exist and not be tombstoned already;
+  it gets ``tombstoned_at`` and ``tombstone_reason``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
+from decisis.model import (
+    EDGE_MUTABLE_FIELDS,
+    NODE_MUTABLE_FIELDS,
+    Edge,
+    EdgeType,
+    EventKind,
+    Node,
+    NodeStatus,
+    parse_time,
+)
+from decisis.model.validation import check_enum
+
+__all__ = ["GraphState", "apply"]
+
+
+@dataclass
+class GraphState:
+    """One graph held in memory: records plus adjacency (edge ids by endpoint)."""
+
+    nodes: dict[str, Node] = field(default_factory=dict)
+    edges: dict[str, Edge] = field(default_factory=dict)
+    out_edges: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    in_edges: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def live_node(self, node_id: str, field_name: str = "id") -> Node:
+        node = self.nodes.get(node_id)
+        if node is None:
+            raise NotFound("node", node_id)
+        if node.tombstoned:
+            raise Conflict(f"{field_name}: node {node_id} is tombstoned and cannot change")
+        return node
+
+    def live_edge(self, edge_id: str) -> Edge:
+        edge = self.edges.get(edge_id)
+        if edge is None:
+            raise NotFound("edge", edge_id)
+        if edge.tombstoned:
+            raise Conflict(f"edge {edge_id} is tombstoned and cannot change")
+        return edge
+
+    def supersedes_reach(self, start: str) -> set[str]:
+        """Ids ``start`` reaches along outgoing supersedes edges (what it replaced, transitively)."""
+        seen: set[str] = set()
+        frontier = [start]
+        while frontier:
+            current = frontier.pop()
+            for edge_id in self.out_edges.get(current, ()):
+                edge = self.edges[edge_id]
+                if edge.type is EdgeType.SUPERSEDES and not edge.tombstoned:
+                    if edge.target not in seen:
+                        seen.add(edge.target)
+                        frontier.append(edge.target)
+        return seen
+
+
+def _check_new_id(state: GraphState, record_id: str) -> None:
+    if record_id in state.nodes or record_id in state.edges:
+        raise Conflict(f"id {record_id} is already used in this graph")
+
+
+def _add_edge(state: GraphState, edge: Edge) -> None:
+    _check_new_id(state, edge.id)
+    state.live_node(edge.source, "source")
+    state.live_node(edge.target, "target")
+    state.edges[edge.id] = edge
+    state.out_edges[edge.source].append(edge.id)
+    state.in_edges[edge.target].append(edge.id)
+
+
+def _changes(payload: dict[str, Any], allowed: frozenset[str], what: str) -> dict[str, Any]:
+    changes = payload.get("changes")
+    if not isinstance(changes, dict) or not changes:
+        raise InvalidInput("changes", f"a {what} update needs at least one change", sorted(allowed))
+    unknown = set(changes) - allowed
+    if unknown:
+        raise InvalidInput("changes", f"{what} fields {sorted(unknown)} cannot change", allowed)
+    return dict(changes)
+
+
+def check_supersede(state: GraphState, old_id: str, new_id: str) -> None:
+    if old_id == new_id:
+        raise InvalidInput("new", "a node cannot supersede itself", "another node")
+    state.live_node(old_id, "old")
+    state.live_node(new_id, "new")
+    replaced_by_old = state.supersedes_reach(old_id)
+    if new_id in replaced_by_old:
+        raise CycleError(
+            "new",
+            f"{old_id} already supersedes {new_id} (directly or through others); "
+            "superseding it back would make a cycle",
+            "a node that the old one does not already replace",
+        )
+    for edge_id in state.out_edges.get(new_id, ()):
+        edge = state.edges[edge_id]
+        if edge.type is EdgeType.SUPERSEDES and edge.target == old_id and not edge.tombstoned:
+            raise Conflict(f"{new_id} already supersedes {old_id}")
+
+
+def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> None:
+    """Apply one event to ``state``, or raise without changing it."""
+    kind = check_enum(EventKind, kind, "kind")
+    if kind is EventKind.NODE_ADDED:
+        node = Node.from_dict(payload["node"])
+        _check_new_id(state, node.id)
+        state.nodes[node.id] = node
+    elif kind is EventKind.NODE_UPDATED:
+        node = state.live_node(payload["id"])
+        changes = _changes(payload, NODE_MUTABLE_FIELDS, "node")
+        state.nodes[node.id] = node.evolve(**changes, updated_at=payload["updated_at"])
+    elif kind is EventKind.EDGE_ADDED:
+        _add_edge(state, Edge.from_dict(payload["edge"]))
+    elif kind is EventKind.EDGE_UPDATED:
+        edge = state.live_edge(payload["id"])
+        changes = _changes(payload, EDGE_MUTABLE_FIELDS, "edge")
+        state.edges[edge.id] = edge.evolve(**changes, updated_at=payload["updated_at"])
+    elif kind is EventKind.SUPERSEDED:
+        _apply_supersede(state, payload)
+    elif kind is EventKind.TOMBSTONED:
+        _apply_tombstone(state, payload)
+
+
+def _apply_supersede(state: GraphState, payload: dict[str, Any]) -> None:
+    old_id, new_id = payload["old"], payload["new"]
+    check_supersede(state, old_id, new_id)
+    edge = Edge.from_dict(payload["edge"])
+    if edge.type is not EdgeType.SUPERSEDES or (edge.source, edge.target) != (new_id, old_id):
+        raise InvalidInput("edge", "must be new -supersedes-> old", "a supersedes edge new -> old")
+    at = parse_time(payload["at"], "at")
+    old = state.nodes[old_id]
+    until = old.valid_until if old.valid_until is not None and old.valid_until < at else at
+    if until < old.valid_from:
+        until = old.valid_from
+    _add_edge(state, edge)
+    state.nodes[old_id] = old.evolve(
+        status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at
+    )
+
+
+def _apply_tombstone(state: GraphState, payload: dict[str, Any]) -> None:
+    target, record_id = payload["target"], payload["id"]
+    at = parse_time(payload["at"], "at")
+    reason = payload.get("reason")
+    if target == "node":
+        node = state.live_node(record_id)
+        state.nodes[record_id] = node.evolve(tombstoned_at=at, tombstone_reason=reason)
+    elif target == "edge":
+        edge = state.live_edge(record_id)
+        state.edges[record_id] = edge.evolve(tombstoned_at=at, tombstone_reason=reason)
+    else:
+        raise InvalidInput("target", f"unknown target {target!r}", ["edge", "node"])
