@@ -1,1 +1,66 @@
-"""decisis: decision memory for AI agents and engineering teams."""
+"""decisis: decision memory for AI agents and engineering teams.
+
+import decisis
+g = decisis.open("sqlite:///decisions.db", graph="default")
+goal = g.add_goal("Implement auth", confidence=0.9)
+d = g.record_decision("Use JWT tokens", goal=goal.id, rationale="Stateless")
+"""
+
+from decisis.errors import (
+    AmbiguousId,
+    Conflict,
+    CycleError,
+    DecisisError,
+    IntegrityError,
+    InvalidInput,
+    MalformedImport,
+    MissingExtra,
+    NotFound,
+    StoreError,
+    UnsupportedStore,
+)
+from decisis.graph import GoalTree, Graph, Standing, open
+from decisis.model import (
+    Edge,
+    EdgeType,
+    Event,
+    EventKind,
+    LinkState,
+    Node,
+    NodeStatus,
+    NodeType,
+)
+from decisis.stores import Reached, SearchHit, Store, open_store
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "AmbiguousId",
+    "Conflict",
+    "CycleError",
+    "DecisisError",
+    "Edge",
+    "EdgeType",
+    "Event",
+    "EventKind",
+    "GoalTree",
+    "Graph",
+    "IntegrityError",
+    "InvalidInput",
+    "LinkState",
+    "MalformedImport",
+    "MissingExtra",
+    "Node",
+    "NodeStatus",
+    "NodeType",
+    "NotFound",
+    "Reached",
+    "SearchHit",
+    "Standing",
+    "Store",
+    "StoreError",
+    "UnsupportedStore",
+    "__version__",
+    "open",
+    "open_store",
+]

@@ -87,7 +87,8 @@ class AmbiguousId(NotFound):
         shown = ", ".join(self.matches[:5])
         more = f" and {len(self.matches) - 5} more" if len(self.matches) > 5 else ""
         self.args = (
-            f"{kind} id prefix {key!r} is ambiguous: it matches {shown}{more}; type more characters",
+            f"{kind} id prefix {key!r} is ambiguous: it matches {shown}{more}; "
+            "type more characters",
         )
 
 

@@ -16,10 +16,6 @@ ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 26
 _RANDOM_BITS = 80
 
-_lock = threading.Lock()
-_last_ms = -1
-_last_random = 0
-
 
 def _encode(value: int, length: int) -> str:
     chars = []
@@ -29,21 +25,35 @@ def _encode(value: int, length: int) -> str:
     return "".join(reversed(chars))
 
 
+class _Generator:
+    """Monotonic within a process: ids made in the same millisecond count up."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last_ms = -1
+        self._last_random = 0
+
+    def __call__(self) -> str:
+        with self._lock:
+            now_ms = time.time_ns() // 1_000_000
+            if now_ms <= self._last_ms:
+                now_ms = self._last_ms
+                self._last_random += 1
+                if self._last_random >= 1 << _RANDOM_BITS:  # pragma: no cover - 2**80 in one ms
+                    now_ms += 1
+                    self._last_random = int.from_bytes(os.urandom(10), "big") >> 1
+            else:  # half the range, so the count-up has room
+                self._last_random = int.from_bytes(os.urandom(10), "big") >> 1
+            self._last_ms = now_ms
+            return _encode(now_ms, 10) + _encode(self._last_random, 16)
+
+
+_generate = _Generator()
+
+
 def new_id() -> str:
     """Return a new id, strictly greater than every id this process made before."""
-    global _last_ms, _last_random
-    with _lock:
-        now_ms = time.time_ns() // 1_000_000
-        if now_ms <= _last_ms:
-            now_ms = _last_ms
-            _last_random += 1
-            if _last_random >= 1 << _RANDOM_BITS:  # pragma: no cover - 2**80 ids in one ms
-                now_ms += 1
-                _last_random = int.from_bytes(os.urandom(10), "big") >> 1
-        else:
-            _last_random = int.from_bytes(os.urandom(10), "big") >> 1  # room to increment
-        _last_ms = now_ms
-        return _encode(now_ms, 10) + _encode(_last_random, 16)
+    return _generate()
 
 
 def is_id_prefix(text: str) -> bool:

@@ -23,7 +23,7 @@ from decisis.model.validation import (
     check_rationale,
 )
 
-__all__ = ["NODE_MUTABLE_FIELDS", "EDGE_MUTABLE_FIELDS", "Edge", "Node"]
+__all__ = ["EDGE_MUTABLE_FIELDS", "NODE_MUTABLE_FIELDS", "Edge", "Node"]
 
 _TIME_FIELDS = frozenset(
     {"valid_from", "valid_until", "recorded_at", "updated_at", "tombstoned_at"}

@@ -49,4 +49,3 @@ def parse_time(value: str | datetime, field: str = "time") -> datetime:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC)
-

@@ -129,7 +129,9 @@ def check_metadata(value: object, field: str = "metadata") -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidInput(field, f"expected an object, got {type(value).__name__}", "a JSON object")
+        raise InvalidInput(
+            field, f"expected an object, got {type(value).__name__}", "a JSON object"
+        )
     _check_json(value, field, 1)
     encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     size = len(encoded.encode("utf-8"))

@@ -121,7 +121,10 @@ class Store(Protocol):
         as_of: datetime | None = None,
     ) -> list[Reached]:
         """Every node reachable from ``start`` (not including it), each once at its
-        smallest depth, ordered by (depth, id). ``NotFound`` when ``start`` is absent."""
+        smallest depth, ordered by (depth, id). ``NotFound`` when ``start`` is absent.
+
+        ``as_of`` filters the nodes and edges walked, not ``start`` itself: asking where a
+        decision superseded before ``as_of`` led must still begin at it."""
         ...
 
     def path_between(

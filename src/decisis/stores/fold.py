@@ -39,6 +39,7 @@ from decisis.model import (
     NodeStatus,
     parse_time,
 )
+from decisis.model.events import check_payload
 from decisis.model.validation import check_enum
 
 __all__ = ["GraphState", "apply"]
@@ -70,17 +71,17 @@ class GraphState:
         return edge
 
     def supersedes_reach(self, start: str) -> set[str]:
-        """Ids ``start`` reaches along outgoing supersedes edges (what it replaced, transitively)."""
+        """Ids ``start`` reaches along outgoing supersedes edges: what it replaced, transitively."""
         seen: set[str] = set()
         frontier = [start]
         while frontier:
             current = frontier.pop()
             for edge_id in self.out_edges.get(current, ()):
                 edge = self.edges[edge_id]
-                if edge.type is EdgeType.SUPERSEDES and not edge.tombstoned:
-                    if edge.target not in seen:
-                        seen.add(edge.target)
-                        frontier.append(edge.target)
+                live = edge.type is EdgeType.SUPERSEDES and not edge.tombstoned
+                if live and edge.target not in seen:
+                    seen.add(edge.target)
+                    frontier.append(edge.target)
         return seen
 
 
@@ -130,6 +131,7 @@ def check_supersede(state: GraphState, old_id: str, new_id: str) -> None:
 def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> None:
     """Apply one event to ``state``, or raise without changing it."""
     kind = check_enum(EventKind, kind, "kind")
+    check_payload(kind, payload)
     if kind is EventKind.NODE_ADDED:
         node = Node.from_dict(payload["node"])
         _check_new_id(state, node.id)
@@ -159,12 +161,9 @@ def _apply_supersede(state: GraphState, payload: dict[str, Any]) -> None:
     at = parse_time(payload["at"], "at")
     old = state.nodes[old_id]
     until = old.valid_until if old.valid_until is not None and old.valid_until < at else at
-    if until < old.valid_from:
-        until = old.valid_from
+    until = max(until, old.valid_from)
     _add_edge(state, edge)
-    state.nodes[old_id] = old.evolve(
-        status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at
-    )
+    state.nodes[old_id] = old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at)
 
 
 def _apply_tombstone(state: GraphState, payload: dict[str, Any]) -> None:

@@ -1,0 +1,529 @@
+"""The ``Graph`` facade: the verbs people and agents use, composed from store calls.
+
+It is thin on purpose: it builds validated records and ledger drafts, hands them
+to the store in one ``append`` (one transaction), and turns short ids into full
+ones. Every query runs in the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
+
+from decisis.errors import Conflict, InvalidInput
+from decisis.model import (
+    CAUSAL_EDGE_TYPES,
+    EDGE_MUTABLE_FIELDS,
+    NODE_MUTABLE_FIELDS,
+    Edge,
+    EdgeType,
+    Event,
+    EventDraft,
+    LinkState,
+    Node,
+    NodeStatus,
+    NodeType,
+    format_time,
+    new_id,
+    parse_time,
+    utc_now,
+)
+from decisis.model import events as drafts
+from decisis.model.validation import check_enum
+from decisis.stores import DEFAULT_MAX_DEPTH, Reached, SearchHit, Store, open_store
+
+if TYPE_CHECKING:
+    from decisis.stores.replay import VerifyReport
+
+__all__ = ["GoalTree", "Graph", "Standing", "open"]
+
+DEFAULT_GRAPH = "default"
+_CAUSAL = sorted(CAUSAL_EDGE_TYPES)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What stands now for a node: the nodes that replaced it last, and the chains to them.
+
+    ``standing`` has one node when the node was never superseded (the node itself)
+    or was replaced by one successor; more when it was split between several.
+    """
+
+    node: Node
+    standing: list[Node]
+    chains: list[list[Node]]
+
+    @property
+    def superseded(self) -> bool:
+        return self.standing != [self.node]
+
+
+@dataclass(frozen=True, slots=True)
+class GoalTree:
+    """An active goal and its immediate children, each with the edge that joins them."""
+
+    goal: Node
+    children: list[tuple[Edge, Node]]
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise InvalidInput("graph", f"{name!r} is not a graph name", "1 to 100 characters")
+    return name.strip()
+
+
+class Graph:
+    """One named graph in a store. ``decisis.open(url, graph=...)`` makes one."""
+
+    def __init__(
+        self,
+        store: Store,
+        name: str = DEFAULT_GRAPH,
+        *,
+        agent: str | None = None,
+        as_of: datetime | None = None,
+        owns_store: bool = False,
+    ) -> None:
+        self.store = store
+        self.name = _check_name(name)
+        self.agent = agent
+        self.as_of = as_of
+        self._owns_store = owns_store
+
+    # -- lifecycle -------------------------------------------------------------
+    def close(self) -> None:
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        when = f", as_of={format_time(self.as_of)}" if self.as_of else ""
+        return f"Graph({self.store.url!r}, {self.name!r}{when})"
+
+    # -- ids ---------------------------------------------------------------------
+    def resolve(self, ref: str) -> str:
+        """The full id for a full id or a unique prefix of one (any case)."""
+        if not isinstance(ref, str) or not ref.strip():
+            raise InvalidInput("id", f"{ref!r} is not an id", "an id or a unique prefix of one")
+        return self.store.resolve_prefix(self.name, ref.strip())
+
+    def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
+        return self.store.short_ids(self.name, list(ids))
+
+    # -- writes -------------------------------------------------------------------
+    def _append(self, *changes: EventDraft) -> list[Event]:
+        if self.as_of is not None:
+            raise Conflict(f"this view of the graph as of {format_time(self.as_of)} is read-only")
+        return self.store.append(self.name, list(changes))
+
+    def _new_node(
+        self,
+        type: NodeType | str,
+        label: str,
+        at: datetime,
+        *,
+        status: NodeStatus | str = NodeStatus.ACTIVE,
+        confidence: float | None = None,
+        rationale: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        agent: str | None = None,
+        valid_from: datetime | str | None = None,
+        valid_until: datetime | str | None = None,
+    ) -> Node:
+        return Node(
+            id=new_id(),
+            type=check_enum(NodeType, type, "type"),
+            label=label,
+            status=check_enum(NodeStatus, status, "status"),
+            recorded_at=at,
+            updated_at=at,
+            valid_from=parse_time(valid_from, "valid_from") if valid_from is not None else at,
+            valid_until=parse_time(valid_until, "valid_until") if valid_until else None,
+            confidence=confidence,
+            rationale=rationale,
+            metadata=metadata or {},
+            agent=agent if agent is not None else self.agent,
+        )
+
+    def _new_edge(
+        self,
+        source: str,
+        target: str,
+        type: EdgeType | str,
+        at: datetime,
+        *,
+        state: LinkState | str = LinkState.STATED,
+        confidence: float | None = None,
+        rationale: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Edge:
+        return Edge(
+            id=new_id(),
+            type=check_enum(EdgeType, type, "edge type"),
+            source=source,
+            target=target,
+            recorded_at=at,
+            updated_at=at,
+            valid_from=at,
+            state=check_enum(LinkState, state, "state"),
+            confidence=confidence,
+            rationale=rationale,
+            metadata=metadata or {},
+            agent=self.agent,
+        )
+
+    def add_node(
+        self,
+        type: NodeType | str,
+        label: str,
+        *,
+        parent: str | None = None,
+        edge_type: EdgeType | str = EdgeType.LEADS_TO,
+        **fields: Any,
+    ) -> Node:
+        """Add a node; with ``parent``, also the edge ``parent -edge_type-> node``, atomically."""
+        at = utc_now()
+        node = self._new_node(type, label, at, **fields)
+        changes = [drafts.node_added(node, at)]
+        if parent is not None:
+            edge = self._new_edge(self.resolve(parent), node.id, edge_type, at)
+            changes.append(drafts.edge_added(edge, at))
+        self._append(*changes)
+        return node
+
+    def add_goal(self, label: str, **fields: Any) -> Node:
+        return self.add_node(NodeType.GOAL, label, **fields)
+
+    def record_decision(
+        self,
+        label: str,
+        *,
+        goal: str | None = None,
+        chosen: Sequence[str] = (),
+        rejected: Sequence[str] = (),
+        **fields: Any,
+    ) -> Node:
+        """Record a decision, optionally under a goal, with the options weighed.
+
+        Each label in ``chosen``/``rejected`` becomes an option node joined by a
+        ``chosen``/``rejected`` edge; everything lands in one transaction.
+        """
+        at = utc_now()
+        decision = self._new_node(NodeType.DECISION, label, at, **fields)
+        changes = [drafts.node_added(decision, at)]
+        if goal is not None:
+            link = self._new_edge(self.resolve(goal), decision.id, EdgeType.LEADS_TO, at)
+            changes.append(drafts.edge_added(link, at))
+        for labels, edge_type, status in (
+            (chosen, EdgeType.CHOSEN, NodeStatus.ACTIVE),
+            (rejected, EdgeType.REJECTED, NodeStatus.REJECTED),
+        ):
+            if isinstance(labels, str):
+                raise InvalidInput(edge_type.value, "expected a list of option labels, got text")
+            for option_label in labels:
+                option = self._new_node(NodeType.OPTION, option_label, at, status=status)
+                edge = self._new_edge(decision.id, option.id, edge_type, at)
+                changes += [drafts.node_added(option, at), drafts.edge_added(edge, at)]
+        self._append(*changes)
+        return decision
+
+    def record_outcome(self, label: str, *, decision: str, **fields: Any) -> Node:
+        """Record what came of a decision or action (``decision -leads_to-> outcome``)."""
+        return self.add_node(NodeType.OUTCOME, label, parent=decision, **fields)
+
+    def link(
+        self,
+        source: str,
+        target: str,
+        type: EdgeType | str = EdgeType.LEADS_TO,
+        **fields: Any,
+    ) -> Edge:
+        """Join two nodes. Supersession goes through ``supersede``, which also retires the old."""
+        edge_type = check_enum(EdgeType, type, "edge type")
+        if edge_type is EdgeType.SUPERSEDES:
+            raise InvalidInput(
+                "type", "supersedes links are made with supersede(old, new)", "other edge types"
+            )
+        at = utc_now()
+        edge = self._new_edge(self.resolve(source), self.resolve(target), edge_type, at, **fields)
+        self._append(drafts.edge_added(edge, at))
+        return edge
+
+    def update(self, ref: str, **changes: Any) -> Node:
+        """Change fields of a node (``label``, ``status``, ``confidence``, …) in one event."""
+        node_id = self.resolve(ref)
+        unknown = set(changes) - NODE_MUTABLE_FIELDS
+        if not changes or unknown:
+            raise InvalidInput(
+                "changes", f"cannot update {sorted(unknown) or 'nothing'}", NODE_MUTABLE_FIELDS
+            )
+        at = utc_now()
+        preview = self.store.get_node(self.name, node_id).evolve(**changes, updated_at=at)
+        checked = {name: getattr(preview, name) for name in changes}
+        self._append(drafts.node_updated(node_id, checked, at))
+        return self.store.get_node(self.name, node_id)
+
+    def update_edge(self, ref: str, **changes: Any) -> Edge:
+        edge_id = self.resolve(ref)
+        unknown = set(changes) - EDGE_MUTABLE_FIELDS
+        if not changes or unknown:
+            raise InvalidInput(
+                "changes", f"cannot update {sorted(unknown) or 'nothing'}", EDGE_MUTABLE_FIELDS
+            )
+        at = utc_now()
+        preview = self.store.get_edge(self.name, edge_id).evolve(**changes, updated_at=at)
+        checked = {name: getattr(preview, name) for name in changes}
+        self._append(drafts.edge_updated(edge_id, checked, at))
+        return self.store.get_edge(self.name, edge_id)
+
+    def supersede(
+        self,
+        old: str,
+        new: str,
+        *,
+        rationale: str | None = None,
+        state: LinkState | str = LinkState.STATED,
+        confidence: float | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> Edge:
+        """Replace ``old`` by ``new``: old's status, valid_until and the edge land together."""
+        old_id, new_id_ = self.resolve(old), self.resolve(new)
+        if old_id == new_id_:
+            raise InvalidInput("new", "a node cannot supersede itself", "another node")
+        at = utc_now()
+        edge = self._new_edge(
+            new_id_,
+            old_id,
+            EdgeType.SUPERSEDES,
+            at,
+            state=state,
+            confidence=confidence,
+            rationale=rationale,
+            metadata=metadata,
+        )
+        self._append(drafts.superseded(old_id, new_id_, edge, at))
+        return edge
+
+    def tombstone(self, ref: str, reason: str) -> None:
+        """Invalidate a node or edge: it stays in the ledger, leaves every query."""
+        record_id = self.resolve(ref)
+        try:
+            self.store.get_node(self.name, record_id)
+            target = "node"
+        except LookupError:
+            self.store.get_edge(self.name, record_id)
+            target = "edge"
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("reason", "a tombstone needs a reason", "a short text")
+        self._append(drafts.tombstoned(record_id, target, reason.strip(), utc_now()))
+
+    # -- records --------------------------------------------------------------------
+    def get(self, ref: str) -> Node:
+        return self.store.get_node(self.name, self.resolve(ref))
+
+    def get_edge(self, ref: str) -> Edge:
+        return self.store.get_edge(self.name, self.resolve(ref))
+
+    def nodes(self, **filters: Any) -> list[Node]:
+        return self.store.nodes(self.name, as_of=self.as_of, **filters)
+
+    def edges(self, node: str | None = None, **filters: Any) -> list[Edge]:
+        node_id = self.resolve(node) if node is not None else None
+        return self.store.edges(self.name, node=node_id, as_of=self.as_of, **filters)
+
+    def children(self, ref: str) -> list[tuple[Edge, Node]]:
+        """Immediate children, each with the edge that joins it (supersession left out)."""
+        node_id = self.resolve(ref)
+        out = []
+        for edge in self.store.edges(self.name, node=node_id, direction="out", as_of=self.as_of):
+            if edge.type is not EdgeType.SUPERSEDES:
+                out.append((edge, self.store.get_node(self.name, edge.target)))
+        return out
+
+    def history(self, ref: str) -> list[Event]:
+        """The ledger entries about one node or edge, oldest first."""
+        record_id = self.resolve(ref)
+        return [e for e in self.events() if record_id in (e.entity, e.payload.get("new"))]
+
+    def events(self, after_seq: int = 0) -> Iterator[Event]:
+        return self.store.events(self.name, after_seq=after_seq, until=self.as_of)
+
+    # -- queries --------------------------------------------------------------------
+    def active_goals(self) -> list[Node]:
+        return self.store.nodes(
+            self.name, types=[NodeType.GOAL], statuses=[NodeStatus.ACTIVE], as_of=self.as_of
+        )
+
+    def goal_trees(self) -> list[GoalTree]:
+        return [GoalTree(goal, self.children(goal.id)) for goal in self.active_goals()]
+
+    def recent_decisions(self, limit: int = 5) -> list[Node]:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput("limit", f"{limit!r} is not a positive whole number", ">= 1")
+        return self.store.nodes(
+            self.name,
+            types=[NodeType.DECISION],
+            newest_first=True,
+            limit=limit,
+            as_of=self.as_of,
+        )
+
+    def ancestors(
+        self,
+        ref: str,
+        *,
+        edge_types: Sequence[EdgeType | str] | None = None,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+    ) -> list[Reached]:
+        return self._traverse(ref, "in", edge_types, max_depth)
+
+    def descendants(
+        self,
+        ref: str,
+        *,
+        edge_types: Sequence[EdgeType | str] | None = None,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+    ) -> list[Reached]:
+        return self._traverse(ref, "out", edge_types, max_depth)
+
+    def why(self, ref: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> list[Reached]:
+        """What led to a node: its ancestors along causal and structural edges."""
+        return self._traverse(ref, "in", _CAUSAL, max_depth)
+
+    def impact(self, ref: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> list[Reached]:
+        """What a node led to: its descendants along causal and structural edges."""
+        return self._traverse(ref, "out", _CAUSAL, max_depth)
+
+    def _traverse(
+        self,
+        ref: str,
+        direction: str,
+        edge_types: Sequence[EdgeType | str] | None,
+        max_depth: int,
+    ) -> list[Reached]:
+        types = _edge_types(edge_types)
+        depth = _check_depth(max_depth)
+        start = self.resolve(ref)
+        return self.store.traverse(
+            self.name,
+            start,
+            direction="in" if direction == "in" else "out",
+            edge_types=types,
+            max_depth=depth,
+            as_of=self.as_of,
+        )
+
+    def path_between(
+        self,
+        source: str,
+        target: str,
+        *,
+        edge_types: Sequence[EdgeType | str] | None = None,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+    ) -> list[Node]:
+        """The nodes of a shortest directed path ``source -> target``, or ``[]``."""
+        ids = self.store.path_between(
+            self.name,
+            self.resolve(source),
+            self.resolve(target),
+            edge_types=_edge_types(edge_types),
+            max_depth=_check_depth(max_depth),
+            as_of=self.as_of,
+        )
+        return [self.store.get_node(self.name, node_id) for node_id in ids]
+
+    def current(self, ref: str) -> Standing:
+        """Follow supersession from a node to what stands now, with the chain to it.
+
+        The walk ignores ``as_of``: every node on a chain was superseded, so none is valid
+        at a later time. A view made by ``at(t)`` holds only what was recorded by ``t``,
+        so its chains are the ones that stood then.
+        """
+        node = self.get(ref)
+        reached = self.store.traverse(
+            self.name, node.id, direction="in", edge_types=[EdgeType.SUPERSEDES]
+        )
+        by_id = {node.id: node} | {r.node.id: r.node for r in reached}
+        via = {r.node.id: r.via for r in reached}
+        replaced = {
+            edge.target
+            for n in by_id.values()
+            for edge in self.store.edges(
+                self.name, node=n.id, direction="out", types=[EdgeType.SUPERSEDES]
+            )
+        }
+        standing = [n for n in by_id.values() if n.id not in replaced]
+        chains = []
+        for last in standing:
+            chain = [last]
+            while chain[-1].id != node.id:
+                chain.append(by_id[via[chain[-1].id]])
+            chains.append(list(reversed(chain)))
+        return Standing(node, standing, chains)
+
+    def search(self, query: str, *, limit: int = 10) -> list[SearchHit]:
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("query", "is empty", "some words to look for")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidInput("limit", f"{limit!r} is not a positive whole number", ">= 1")
+        return self.store.search(self.name, query, limit=limit, as_of=self.as_of)
+
+    # -- ledger -----------------------------------------------------------------------
+    def verify(self) -> VerifyReport:
+        """Re-read the ledger from storage, check the chain, replay it against the tables."""
+        from decisis.stores.replay import verify
+
+        return verify(self.store, self.name)
+
+    def at(self, when: datetime | str) -> Graph:
+        """A read-only view of the graph as it stood at ``when``: the ledger replayed up to
+        then, and only records valid then walked through."""
+        from decisis.stores.replay import snapshot
+
+        moment = parse_time(when, "when")
+        view = snapshot(self.store.events(self.name, until=moment), self.name)
+        return Graph(view, self.name, agent=self.agent, as_of=moment, owns_store=True)
+
+    def export(self, format: str = "json") -> str:
+        """The graph as JSON (its whole ledger, re-importable), Graphviz DOT or Mermaid."""
+        from decisis.exchange import export_graph
+
+        return export_graph(self, format)
+
+    def import_(self, text: str) -> int:
+        """Load a JSON export into this graph (all or nothing); returns the events added."""
+        from decisis.exchange import import_graph
+
+        return import_graph(self, text)
+
+
+def _edge_types(types: Sequence[EdgeType | str] | None) -> list[EdgeType] | None:
+    if types is None:
+        return None
+    if isinstance(types, str):
+        types = [types]
+    return [check_enum(EdgeType, t, "edge type") for t in types]
+
+
+def _check_depth(depth: int) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 10_000:
+        raise InvalidInput("max_depth", f"{depth!r} is out of range", "1 to 10000")
+    return depth
+
+
+def open(url: str = "memory://", graph: str = DEFAULT_GRAPH, *, agent: str | None = None) -> Graph:
+    """Open a store by URL and return one of its graphs (``sqlite:///…``, ``memory://``)."""
+    return Graph(open_store(url), graph, agent=agent, owns_store=True)

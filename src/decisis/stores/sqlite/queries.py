@@ -1,0 +1,253 @@
+"""Reads: records by id, prefixes, filtered lists, full-text search and the ledger.
+
+Every query is one statement with bound parameters; filters are appended as
+fixed SQL fragments, and lists of values travel as one JSON parameter read with
+``json_each`` so the statement text never depends on user data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from decisis.errors import AmbiguousId, NotFound
+from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
+from decisis.model.ids import is_id_prefix
+from decisis.stores.base import Direction, SearchHit
+from decisis.stores.sqlite.rows import (
+    EDGE_FIELDS,
+    EVENT_COLUMNS,
+    NODE_FIELDS,
+    columns,
+    edge_from_row,
+    event_from_row,
+    live,
+    node_from_row,
+    valid_at,
+)
+
+__all__ = [
+    "MAX_AMBIGUOUS",
+    "edges",
+    "events_page",
+    "fts_query",
+    "get_edge",
+    "get_node",
+    "nodes",
+    "resolve_prefix",
+    "search",
+    "short_ids",
+]
+
+# An ambiguous prefix lists at most this many matches per table (a one-letter
+# prefix can match every id in a large graph).
+MAX_AMBIGUOUS = 100
+MAX_SEARCH_TERMS = 32
+
+_NODE_COLUMNS = columns("n", NODE_FIELDS)
+_EDGE_COLUMNS = columns("e", EDGE_FIELDS)
+# Ids are lower-case Crockford base32; "~" sorts after every character they use.
+_PAST_ID = "~"
+_TERM = re.compile(r"[^\W_]+")
+
+
+def get_node(conn: sqlite3.Connection, graph: str, node_id: str) -> Node:
+    row = conn.execute(
+        f"SELECT {_NODE_COLUMNS} FROM nodes n WHERE n.graph = ? AND n.id = ?", (graph, node_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("node", node_id, graph)
+    return node_from_row(row)
+
+
+def get_edge(conn: sqlite3.Connection, graph: str, edge_id: str) -> Edge:
+    row = conn.execute(
+        f"SELECT {_EDGE_COLUMNS} FROM edges e WHERE e.graph = ? AND e.id = ?", (graph, edge_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("edge", edge_id, graph)
+    return edge_from_row(row)
+
+
+def resolve_prefix(conn: sqlite3.Connection, graph: str, prefix: str) -> str:
+    """The one node or edge id starting with ``prefix``: a range scan on the id indexes."""
+    if not isinstance(prefix, str) or not is_id_prefix(prefix):
+        raise NotFound("node or edge", str(prefix), graph)
+    key = prefix.lower()
+    params = {"graph": graph, "lo": key, "hi": key + _PAST_ID, "limit": MAX_AMBIGUOUS}
+    rows = conn.execute(
+        """
+        SELECT id FROM (SELECT id FROM nodes WHERE graph = :graph AND id >= :lo AND id < :hi
+                        ORDER BY id LIMIT :limit)
+        UNION ALL
+        SELECT id FROM (SELECT id FROM edges WHERE graph = :graph AND id >= :lo AND id < :hi
+                        ORDER BY id LIMIT :limit)
+        """,
+        params,
+    ).fetchall()
+    if not rows:
+        raise NotFound("node or edge", prefix, graph)
+    if len(rows) > 1:
+        raise AmbiguousId("node or edge", prefix, [r[0] for r in rows], graph)
+    return str(rows[0][0])
+
+
+_NEIGHBOURS = """
+    SELECT (SELECT MAX(id) FROM nodes WHERE graph = :graph AND id < :id),
+           (SELECT MIN(id) FROM nodes WHERE graph = :graph AND id > :id),
+           (SELECT MAX(id) FROM edges WHERE graph = :graph AND id < :id),
+           (SELECT MIN(id) FROM edges WHERE graph = :graph AND id > :id)
+"""
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def short_ids(
+    conn: sqlite3.Connection, graph: str, ids: Sequence[str], min_length: int
+) -> dict[str, str]:
+    """Shortest unique prefixes: only an id's neighbours in sort order can share the most
+    characters with it, so four index probes per id decide its length."""
+    out: dict[str, str] = {}
+    for record_id in ids:
+        key = record_id.lower()
+        neighbours = conn.execute(_NEIGHBOURS, {"graph": graph, "id": key}).fetchone()
+        shared = max((_common_prefix(key, n) for n in neighbours if n is not None), default=0)
+        length = min(max(min_length, shared + 1), len(record_id))
+        out[record_id] = record_id[:length]
+    return out
+
+
+def _values_param(values: Sequence[Any]) -> str:
+    return json.dumps([str(getattr(v, "value", v)) for v in values])
+
+
+def nodes(
+    conn: sqlite3.Connection,
+    graph: str,
+    *,
+    types: Sequence[NodeType] | None,
+    statuses: Sequence[NodeStatus] | None,
+    newest_first: bool,
+    limit: int | None,
+    as_of: datetime | None,
+    include_tombstoned: bool,
+) -> list[Node]:
+    sql = [f"SELECT {_NODE_COLUMNS} FROM nodes n WHERE n.graph = :graph"]
+    params: dict[str, Any] = {"graph": graph}
+    if types is not None:
+        sql.append("AND n.type IN (SELECT value FROM json_each(:types))")
+        params["types"] = _values_param(types)
+    if statuses is not None:
+        sql.append("AND n.status IN (SELECT value FROM json_each(:statuses))")
+        params["statuses"] = _values_param(statuses)
+    if not include_tombstoned:
+        sql.append("AND " + live("n"))
+    if as_of is not None:
+        sql.append("AND " + valid_at("n"))
+        params["as_of"] = format_time(as_of)
+    sql.append("ORDER BY n.id DESC" if newest_first else "ORDER BY n.id")
+    if limit is not None:
+        sql.append("LIMIT :limit")
+        params["limit"] = limit
+    return [node_from_row(row) for row in conn.execute(" ".join(sql), params).fetchall()]
+
+
+_ENDPOINT = {
+    "out": "AND e.source = :node",
+    "in": "AND e.target = :node",
+    None: "AND (e.source = :node OR e.target = :node)",
+}
+
+
+def edges(
+    conn: sqlite3.Connection,
+    graph: str,
+    *,
+    node: str | None,
+    direction: Direction | None,
+    types: Sequence[EdgeType] | None,
+    as_of: datetime | None,
+    include_tombstoned: bool,
+) -> list[Edge]:
+    """An edge shows when it and both its endpoints show (not tombstoned, valid at as_of)."""
+    sql = [
+        f"SELECT {_EDGE_COLUMNS} FROM edges e",
+        "JOIN nodes s ON s.graph = e.graph AND s.id = e.source",
+        "JOIN nodes t ON t.graph = e.graph AND t.id = e.target",
+        "WHERE e.graph = :graph",
+    ]
+    params: dict[str, Any] = {"graph": graph}
+    if node is not None:
+        sql.append(_ENDPOINT[direction])
+        params["node"] = node
+    if types is not None:
+        sql.append("AND e.type IN (SELECT value FROM json_each(:types))")
+        params["types"] = _values_param(types)
+    if not include_tombstoned:
+        sql += [f"AND {live('e')} AND {live('s')} AND {live('t')}"]
+    if as_of is not None:
+        sql.append(f"AND {valid_at('e')} AND {valid_at('s')} AND {valid_at('t')}")
+        params["as_of"] = format_time(as_of)
+    sql.append("ORDER BY e.id")
+    return [edge_from_row(row) for row in conn.execute(" ".join(sql), params).fetchall()]
+
+
+def fts_query(text: str) -> str | None:
+    """Free text as a safe FTS5 query: each word quoted as a string, the words OR-ed.
+
+    Quoting makes FTS5 read operators (``NEAR``, ``AND``, ``*``, ``:``, brackets) as
+    plain words, and words are runs of letters and digits, so no punctuation reaches
+    the query syntax. ``None`` when the text has no words.
+    """
+    terms: list[str] = []
+    for term in _TERM.findall(text.lower()):
+        if term not in terms:
+            terms.append(term)
+    if not terms:
+        return None
+    return " OR ".join(f'"{term}"' for term in terms[:MAX_SEARCH_TERMS])
+
+
+def search(
+    conn: sqlite3.Connection, graph: str, text: str, *, limit: int, as_of: datetime | None
+) -> list[SearchHit]:
+    """Rank with bm25 (label weighted twice rationale); ``score = -bm25``, higher is better."""
+    query = fts_query(text)
+    if query is None or limit <= 0:
+        return []
+    params: dict[str, Any] = {"graph": graph, "query": query, "limit": limit}
+    sql = [
+        f"SELECT {_NODE_COLUMNS}, -bm25(nodes_fts, 2.0, 1.0) AS score",
+        "FROM nodes_fts JOIN nodes n ON n.pk = nodes_fts.rowid",
+        "WHERE nodes_fts MATCH :query AND n.graph = :graph AND " + live("n"),
+    ]
+    if as_of is not None:
+        sql.append("AND " + valid_at("n"))
+        params["as_of"] = format_time(as_of)
+    sql.append("ORDER BY score DESC, n.id LIMIT :limit")
+    rows = conn.execute(" ".join(sql), params).fetchall()
+    return [SearchHit(node_from_row(row), float(row[-1])) for row in rows]
+
+
+def events_page(
+    conn: sqlite3.Connection, graph: str, after_seq: int, until: datetime | None, size: int
+) -> list[Event]:
+    """Up to ``size`` ledger entries after ``after_seq`` in seq order, read from the table."""
+    sql = f"SELECT {EVENT_COLUMNS} FROM ledger WHERE graph = :graph AND seq > :after"
+    params: dict[str, Any] = {"graph": graph, "after": after_seq, "size": size}
+    if until is not None:
+        sql += " AND at <= :until"
+        params["until"] = format_time(until)
+    rows = conn.execute(sql + " ORDER BY seq LIMIT :size", params).fetchall()
+    return [event_from_row(row) for row in rows]

@@ -1,0 +1,191 @@
+"""How records and events map to rows, and the SQL fragments shared by the queries.
+
+Column lists are constants of this module (never user input), so composing them
+into SQL text is safe; every value is bound as a parameter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from decisis.errors import IntegrityError, InvalidInput
+from decisis.model import (
+    Edge,
+    EdgeType,
+    Event,
+    EventKind,
+    LinkState,
+    Node,
+    NodeStatus,
+    NodeType,
+    parse_time,
+)
+
+__all__ = [
+    "EDGE_FIELDS",
+    "EVENT_COLUMNS",
+    "NODE_FIELDS",
+    "canonical_json",
+    "columns",
+    "edge_from_row",
+    "edge_values",
+    "event_from_row",
+    "live",
+    "node_from_row",
+    "node_values",
+    "valid_at",
+]
+
+NODE_FIELDS = (
+    "id",
+    "type",
+    "label",
+    "status",
+    "recorded_at",
+    "updated_at",
+    "valid_from",
+    "valid_until",
+    "confidence",
+    "rationale",
+    "metadata",
+    "agent",
+    "tombstoned_at",
+    "tombstone_reason",
+)
+EDGE_FIELDS = (
+    "id",
+    "type",
+    "source",
+    "target",
+    "recorded_at",
+    "updated_at",
+    "valid_from",
+    "valid_until",
+    "state",
+    "confidence",
+    "rationale",
+    "metadata",
+    "agent",
+    "tombstoned_at",
+    "tombstone_reason",
+)
+EVENT_COLUMNS = (
+    "graph, seq, kind, entity, payload, at, prev_checksum, checksum, "
+    "invalidated_at, invalidated_reason"
+)
+_TIMES = ("recorded_at", "updated_at", "valid_from", "valid_until", "tombstoned_at")
+R = TypeVar("R", Node, Edge)
+
+
+def columns(alias: str, fields: Sequence[str]) -> str:
+    """``n.id, n.type, …``: a select list for ``fields`` of the table aliased ``alias``."""
+    return ", ".join(f"{alias}.{name}" for name in fields)
+
+
+def valid_at(alias: str, param: str = "as_of") -> str:
+    """SQL for ``Node.valid_at``: known by then, and holding in the world then."""
+    a, t = alias, f":{param}"
+    return (
+        f"({a}.recorded_at <= {t} AND {a}.valid_from <= {t}"
+        f" AND ({a}.valid_until IS NULL OR {t} < {a}.valid_until))"
+    )
+
+
+def live(alias: str) -> str:
+    return f"{alias}.tombstoned_at IS NULL"
+
+
+def canonical_json(value: Any) -> str:
+    """The ledger's canonical JSON text (sorted keys, compact, UTF-8, no NaN)."""
+    try:
+        return json.dumps(
+            value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON data") from None
+
+
+def _values(record: Node | Edge, fields: Sequence[str]) -> list[Any]:
+    data = record.to_dict()
+    data["metadata"] = canonical_json(data["metadata"])
+    return [data[name] for name in fields]
+
+
+def node_values(node: Node) -> list[Any]:
+    return _values(node, NODE_FIELDS)
+
+
+def edge_values(edge: Edge) -> list[Any]:
+    return _values(edge, EDGE_FIELDS)
+
+
+def _time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _trusted(cls: type[R], fields: Sequence[str], row: Sequence[Any]) -> R:
+    """Build a record from a row without re-running the model's validation.
+
+    Rows are written only from validated records, and re-validating on every read
+    was most of the cost of a large traversal. A value that cannot be converted
+    back (only tampering makes one) is an ``IntegrityError``.
+    """
+    data = dict(zip(fields, row, strict=False))
+    try:
+        for name in _TIMES:
+            data[name] = _time(data[name])
+        data["metadata"] = {} if data["metadata"] == "{}" else json.loads(data["metadata"])
+        if cls is Node:
+            data["type"], data["status"] = NodeType(data["type"]), NodeStatus(data["status"])
+        else:
+            data["type"], data["state"] = EdgeType(data["type"]), LinkState(data["state"])
+    except (TypeError, ValueError) as exc:
+        what = cls.__name__.lower()
+        raise IntegrityError(f"{what} {data['id']} has an unreadable row: {exc}") from exc
+    record = object.__new__(cls)
+    for name, value in data.items():
+        object.__setattr__(record, name, value)
+    return record
+
+
+def node_from_row(row: Sequence[Any]) -> Node:
+    """A node from a row whose first columns are ``NODE_FIELDS``."""
+    return _trusted(Node, NODE_FIELDS, row)
+
+
+def edge_from_row(row: Sequence[Any]) -> Edge:
+    """An edge from a row whose first columns are ``EDGE_FIELDS``."""
+    return _trusted(Edge, EDGE_FIELDS, row)
+
+
+def _time_or_none(text: str | None) -> datetime | None:
+    return parse_time(text) if text is not None else None
+
+
+def event_from_row(row: Sequence[Any]) -> Event:
+    """An event from a row selected with ``EVENT_COLUMNS``, exactly as stored.
+
+    A row that cannot even be read (bad kind, JSON or time) is reported as an
+    ``IntegrityError`` naming its ``seq``: only tampering or corruption makes one.
+    """
+    graph, seq, kind, entity, payload, at, prev, checksum, inv_at, inv_reason = row
+    try:
+        return Event(
+            graph=graph,
+            seq=seq,
+            kind=EventKind(kind),
+            entity=entity,
+            payload=json.loads(payload),
+            at=parse_time(at, "at"),
+            prev_checksum=prev,
+            checksum=checksum,
+            invalidated_at=_time_or_none(inv_at),
+            invalidated_reason=inv_reason,
+        )
+    except (ValueError, TypeError) as exc:
+        raise IntegrityError(
+            f"ledger entry {seq} of graph {graph!r} is unreadable: {exc}", seq
+        ) from exc

@@ -1,0 +1,189 @@
+"""The SQLite schema as named, ordered migrations.
+
+Each migration runs in one ``BEGIN IMMEDIATE`` transaction together with the
+``schema_migrations`` row that records it, so a crash or a second process never
+leaves a half-applied step, and two processes opening a new file at once apply
+each step exactly once. Every table key starts with the graph name.
+
+Timestamps are stored as the canonical text of ``decisis.model.format_time``
+(fixed width, so comparing strings compares times); metadata as JSON text.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from decisis.errors import StoreError
+from decisis.model import format_time, utc_now
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+_CORE = (
+    # An explicit INTEGER PRIMARY KEY keeps rowids stable across VACUUM, which the
+    # external-content FTS table of migration 2 relies on.
+    """CREATE TABLE nodes (
+        pk INTEGER PRIMARY KEY,
+        graph TEXT NOT NULL,
+        id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        label TEXT NOT NULL,
+        status TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        valid_from TEXT NOT NULL,
+        valid_until TEXT,
+        confidence REAL,
+        rationale TEXT,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        agent TEXT,
+        tombstoned_at TEXT,
+        tombstone_reason TEXT,
+        UNIQUE (graph, id)
+    )""",
+    """CREATE TABLE edges (
+        pk INTEGER PRIMARY KEY,
+        graph TEXT NOT NULL,
+        id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        source TEXT NOT NULL,
+        target TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        valid_from TEXT NOT NULL,
+        valid_until TEXT,
+        state TEXT NOT NULL,
+        confidence REAL,
+        rationale TEXT,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        agent TEXT,
+        tombstoned_at TEXT,
+        tombstone_reason TEXT,
+        UNIQUE (graph, id),
+        FOREIGN KEY (graph, source) REFERENCES nodes (graph, id),
+        FOREIGN KEY (graph, target) REFERENCES nodes (graph, id)
+    )""",
+    # The far endpoint and the tombstone mark are in each index so a traversal hop
+    # (without as_of) is decided by the index alone, never reading the edge row.
+    "CREATE INDEX edges_by_source ON edges (graph, source, type, target, tombstoned_at)",
+    "CREATE INDEX edges_by_target ON edges (graph, target, type, source, tombstoned_at)",
+    """CREATE TABLE ledger (
+        graph TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        entity TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        at TEXT NOT NULL,
+        prev_checksum TEXT NOT NULL,
+        checksum TEXT NOT NULL,
+        invalidated_at TEXT,
+        invalidated_reason TEXT,
+        PRIMARY KEY (graph, seq)
+    )""",
+    "CREATE INDEX ledger_by_entity ON ledger (graph, entity)",
+    """CREATE TABLE heads (
+        graph TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        checksum TEXT NOT NULL
+    )""",
+)
+
+_SEARCH = (
+    """CREATE VIRTUAL TABLE nodes_fts USING fts5(
+        label, rationale,
+        content='nodes', content_rowid='pk',
+        tokenize='unicode61 remove_diacritics 2'
+    )""",
+    """CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
+        INSERT INTO nodes_fts (rowid, label, rationale)
+        VALUES (new.pk, new.label, new.rationale);
+    END""",
+    """CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, label, rationale)
+        VALUES ('delete', old.pk, old.label, old.rationale);
+    END""",
+    """CREATE TRIGGER nodes_fts_update AFTER UPDATE OF label, rationale ON nodes
+    WHEN old.label IS NOT new.label OR old.rationale IS NOT new.rationale BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, label, rationale)
+        VALUES ('delete', old.pk, old.label, old.rationale);
+        INSERT INTO nodes_fts (rowid, label, rationale)
+        VALUES (new.pk, new.label, new.rationale);
+    END""",
+    # Index the nodes written before this migration.
+    "INSERT INTO nodes_fts (nodes_fts) VALUES ('rebuild')",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
+    Migration(2, "full-text search over node label and rationale", _SEARCH),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+_RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+)"""
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The highest migration recorded in the database (0 for a new file)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if exists is None:
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def _refuse_newer(version: int, where: str) -> None:
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{where} has schema version {version}, newer than this decisis knows "
+            f"({SCHEMA_VERSION}); upgrade decisis to open it"
+        )
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
+    """Apply one migration and its record in one transaction, unless another process did."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(_RECORD_TABLE)
+        if schema_version(conn) < migration.version:
+            for statement in migration.statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, format_time(utc_now())),
+            )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def migrate(conn: sqlite3.Connection, *, upto: int | None = None, where: str = "database") -> int:
+    """Bring the schema up to ``upto`` (default: the newest); return the version reached.
+
+    A database newer than this code is refused with ``StoreError``: guessing at a
+    schema we do not know could corrupt it.
+    """
+    target = SCHEMA_VERSION if upto is None else upto
+    current = schema_version(conn)
+    _refuse_newer(current, where)
+    for migration in MIGRATIONS:
+        if current < migration.version <= target:
+            _apply(conn, migration)
+    reached = schema_version(conn)
+    _refuse_newer(reached, where)
+    return reached
