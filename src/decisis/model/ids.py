@@ -15,6 +15,12 @@ __all__ = ["ID_ALPHABET", "ID_LENGTH", "is_id_prefix", "new_id"]
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 26
 _RANDOM_BITS = 80
+_STEP_SHIFT = 2  # 72 random bits >> 2: steps below 2**70, ~500 ids a millisecond before a carry
+
+
+def _fresh_random() -> int:
+    """A random start in the lower half of the range, so steps have room to count up."""
+    return int.from_bytes(os.urandom(10), "big") >> 1
 
 
 def _encode(value: int, length: int) -> str:
@@ -37,13 +43,15 @@ class _Generator:
         with self._lock:
             now_ms = time.time_ns() // 1_000_000
             if now_ms <= self._last_ms:
+                # Step by a random amount, not +1: ids made in one millisecond then differ
+                # within their first random characters, so their short prefixes stay short.
                 now_ms = self._last_ms
-                self._last_random += 1
-                if self._last_random >= 1 << _RANDOM_BITS:  # pragma: no cover - 2**80 in one ms
+                self._last_random += 1 + (int.from_bytes(os.urandom(9), "big") >> _STEP_SHIFT)
+                if self._last_random >= 1 << _RANDOM_BITS:
                     now_ms += 1
-                    self._last_random = int.from_bytes(os.urandom(10), "big") >> 1
-            else:  # half the range, so the count-up has room
-                self._last_random = int.from_bytes(os.urandom(10), "big") >> 1
+                    self._last_random = _fresh_random()
+            else:
+                self._last_random = _fresh_random()
             self._last_ms = now_ms
             return _encode(now_ms, 10) + _encode(self._last_random, 16)
 

@@ -1,0 +1,152 @@
+"""``ask``: what do we do about X today? The record that stands, its history, or no answer.
+
+1. Start points by votes (``decisis.adr.start``).
+2. Abstain when nothing on record answers: the best start covers too little of the
+   question's distinctive weight, or a remembered question like this one was
+   corrected to "no record".
+3. Walk trusted links from the start to what stands (``decisis.adr.walk``).
+4. Say it in about 130 tokens: the standing record, its decision in a sentence, what
+   it replaced and when, and whether it replaced only part of a record or was split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from decisis.adr.start import StartPoints, start_points
+from decisis.adr.tokens import count_tokens
+from decisis.adr.view import AdrView, view_of
+from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
+from decisis.errors import InvalidInput
+from decisis.graph import Graph
+
+__all__ = ["ABSTAIN_COVERAGE", "Answer", "ask", "decide"]
+
+# The best start must match this share of the question's IDF weight. Chosen on held-out
+# splits of the development questions (see decisis.evaluation.tune).
+ABSTAIN_COVERAGE = 0.35
+MAX_SUMMARY_CHARS = 300
+
+
+@dataclass
+class Answer:
+    """The answer to one question; ``answer`` is a record key, or ``None`` for "no record"."""
+
+    question: str
+    answer: str | None
+    chain: list[str]
+    text: str
+    tokens: int
+    confidence: float
+    replaced: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    start: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "chain": self.chain,
+            "text": self.text,
+            "tokens": self.tokens,
+            "confidence": round(self.confidence, 4),
+            "replaced": self.replaced,
+            "notes": self.notes,
+        }
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > MAX_SUMMARY_CHARS:
+        text = text[:MAX_SUMMARY_CHARS].rsplit(" ", 1)[0] + "\u2026"
+    return text
+
+
+def _describe(view: AdrView, key: str) -> str:
+    meta = view.meta(key)
+    date = meta.get("date") or "undated"
+    return f'{key} "{view.records[key].label}" ({meta.get("status")}, {date})'
+
+
+def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
+    key = result.standing
+    summary = _sentence(str(view.meta(key).get("summary") or view.records[key].label))
+    parts = [f"Stands: {_describe(view, key)}. Decision: {summary}"]
+    if result.steps:
+        older = ", ".join(
+            f'{s.old} "{view.records[s.old].label}" ({view.meta(s.old).get("date") or "undated"})'
+            for s in reversed(result.steps)
+        )
+        parts.append(f"It replaced {older}.")
+    parts += notes
+    return " ".join(parts)
+
+
+def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
+    text = f"No decision on record answers this ({why})."
+    return Answer(question, None, [], text, count_tokens(text), 0.0, notes=[why])
+
+
+def _should_abstain(points: StartPoints) -> str | None:
+    if not points.fused:
+        return "no record shares its words"
+    if points.remembered is not None and points.remembered_answer is None:
+        return f'a question like it ("{points.remembered}") was answered: no record'
+    top = points.fused[0]
+    if "questions" in top.votes:
+        return None
+    if points.coverage.get(top.doc, 0.0) < ABSTAIN_COVERAGE:
+        return "the closest records miss most of its distinctive words"
+    return None
+
+
+def _notes(view: AdrView, result: Walk) -> list[str]:
+    notes = []
+    if any(s.partial for s in result.steps):
+        notes.append("Part of an older record still stands where the newer one is silent.")
+    if result.split:
+        notes.append("Also replaced by " + ", ".join(result.split) + ": the decision was split.")
+    return notes
+
+
+def decide(view: AdrView, points: StartPoints, question: str, *, walk_links: bool = True) -> Answer:
+    """Turn start points into an answer: abstain, or walk from the best start."""
+    why = _should_abstain(points)
+    if why is not None:
+        return _abstain(question, why, points)
+    start = points.fused[0].doc
+    # A start a corrected question vouches for moves on only along judged links.
+    remembered = "questions" in points.fused[0].votes
+    threshold = JUDGED_ONLY if remembered else WALK_THRESHOLD
+    result = walk(view, start, points.relevance, threshold) if walk_links else Walk([start])
+    notes = _notes(view, result)
+    text = _render(view, result, notes)
+    belief = 1.0
+    for step in result.steps:
+        belief *= step.belief
+    confidence = min(1.0, points.coverage.get(start, 0.5) + 0.25) * belief
+    replaced = [
+        {"key": s.old, "date": view.meta(s.old).get("date"), "by": s.new, "rules": list(s.rules)}
+        for s in result.steps
+    ]
+    return Answer(
+        question,
+        result.standing,
+        result.chain,
+        text,
+        count_tokens(text),
+        confidence,
+        replaced,
+        notes,
+        start,
+    )
+
+
+def ask(graph: Graph, question: str) -> Answer:
+    """Answer ``question`` from the records ingested into ``graph``."""
+    if not isinstance(question, str) or not question.strip():
+        raise InvalidInput("question", "is empty", "a question in words")
+    view = view_of(graph)
+    points = start_points(graph, view, question)
+    return decide(view, points, question)

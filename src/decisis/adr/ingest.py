@@ -1,0 +1,224 @@
+"""Records into the graph: one decision node per record, one supersedes edge per proposed link.
+
+Idempotent: a record whose file did not change (same content hash) adds no event; a
+changed one is one ``node.updated``; links are keyed by (rule, old, new) and added
+once. A link a rule no longer proposes, and nobody has judged, is tombstoned. Links
+go in as plain ``edge.added`` events, never through ``Graph.supersede``: a rule's
+guess must not retire a record, and two records mentioning each other may propose
+links both ways (the walk in ``decisis.adr.walk`` copes with cycles).
+
+Everything one ingest changes lands in one ``append``: one transaction, all or none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from decisis.adr.reader import read_folder
+from decisis.adr.records import AdrRecord, AdrStatus, ReadProblem
+from decisis.adr.rules import Proposal, propose_links
+from decisis.adr.trust import rule_trust
+from decisis.errors import Conflict
+from decisis.graph import Graph
+from decisis.model import (
+    Edge,
+    EdgeType,
+    EventDraft,
+    LinkState,
+    Node,
+    NodeStatus,
+    NodeType,
+    new_id,
+    utc_now,
+)
+from decisis.model import events as drafts
+
+__all__ = ["ADR_KIND", "IngestReport", "ingest", "ingest_records", "link_key", "record_metadata"]
+
+ADR_KIND = "adr"  # metadata["kind"] of a record node; questions are "adr-question"
+MAX_DECISION_CHARS = 4000
+MAX_TEXT_CHARS = 30000
+_STATUS = {AdrStatus.SUPERSEDED: NodeStatus.SUPERSEDED, AdrStatus.REJECTED: NodeStatus.REJECTED}
+
+
+@dataclass
+class IngestReport:
+    """What one ingest did; ``problems`` are files reported and skipped."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    links_added: int = 0
+    links_removed: int = 0
+    problems: list[ReadProblem] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": len(self.unchanged),
+            "links_added": self.links_added,
+            "links_removed": self.links_removed,
+            "problems": [{"path": str(p.path), "reason": p.reason} for p in self.problems],
+        }
+
+
+def record_metadata(record: AdrRecord) -> dict[str, Any]:
+    """What a record node carries besides label and rationale (JSON data only)."""
+    return {
+        "kind": ADR_KIND,
+        "key": record.key,
+        "folder": record.folder,
+        "number": record.number,
+        "status": record.status.value,
+        "status_text": record.status_text,
+        "date": record.date.isoformat() if record.date else None,
+        "path": str(record.path),
+        "content_hash": record.content_hash,
+        "format": record.format,
+        "summary": record.summary,
+        "text": record.body[:MAX_TEXT_CHARS],
+    }
+
+
+def link_key(metadata: dict[str, Any]) -> tuple[str, str, str]:
+    return (str(metadata.get("rule")), str(metadata.get("old")), str(metadata.get("new")))
+
+
+def _valid_from(record: AdrRecord) -> dt.datetime | None:
+    if record.date is None:
+        return None
+    return dt.datetime.combine(record.date, dt.time(), tzinfo=dt.UTC)
+
+
+def _node_fields(record: AdrRecord) -> dict[str, Any]:
+    return {
+        "label": record.title,
+        "status": _STATUS.get(record.status, NodeStatus.ACTIVE),
+        "rationale": record.decision[:MAX_DECISION_CHARS] or record.summary,
+        "metadata": record_metadata(record),
+    }
+
+
+def _record_drafts(
+    records: Sequence[AdrRecord], known: dict[str, Node], at: dt.datetime, report: IngestReport
+) -> tuple[list[EventDraft], dict[str, str]]:
+    """Drafts adding new records and updating changed ones; and every key's node id."""
+    out: list[EventDraft] = []
+    ids = {key: node.id for key, node in known.items()}
+    for record in records:
+        fields = _node_fields(record)
+        old = known.get(record.key)
+        if old is None:
+            valid_from = _valid_from(record) or at
+            node = Node(
+                id=new_id(),
+                type=NodeType.DECISION,
+                recorded_at=at,
+                updated_at=at,
+                valid_from=min(valid_from, at),
+                **fields,
+            )
+            out.append(drafts.node_added(node, at))
+            ids[record.key] = node.id
+            report.added.append(record.key)
+        elif old.metadata.get("content_hash") != record.content_hash:
+            changes = {k: v for k, v in fields.items() if getattr(old, k) != v}
+            out.append(drafts.node_updated(old.id, changes, at))
+            report.updated.append(record.key)
+        else:
+            report.unchanged.append(record.key)
+    return out, ids
+
+
+def _link_drafts(
+    graph: Graph,
+    proposals: Iterable[Proposal],
+    ids: dict[str, str],
+    scope: set[str],
+    at: dt.datetime,
+    report: IngestReport,
+) -> list[EventDraft]:
+    """Drafts adding new links and tombstoning unjudged ones no rule proposes any more."""
+    existing = {link_key(e.metadata): e for e in adr_links(graph)}
+    trust = rule_trust(graph)
+    out: list[EventDraft] = []
+    wanted = set()
+    for p in proposals:
+        wanted.add((p.rule, p.old, p.new))
+        if (p.rule, p.old, p.new) in existing:
+            continue
+        edge = Edge(
+            id=new_id(),
+            type=EdgeType.SUPERSEDES,
+            source=ids[p.new],
+            target=ids[p.old],
+            recorded_at=at,
+            updated_at=at,
+            valid_from=at,
+            state=p.state,
+            confidence=trust[p.rule].mean if p.rule in trust else None,
+            rationale=p.evidence[:1000] or None,
+            metadata={"rule": p.rule, "old": p.old, "new": p.new, "partial": p.partial},
+        )
+        out.append(drafts.edge_added(edge, at))
+        report.links_added += 1
+    for marker, edge in existing.items():
+        unjudged = edge.state in (LinkState.STATED, LinkState.CANDIDATE)
+        if marker not in wanted and unjudged and {marker[1], marker[2]} <= scope:
+            reason = "no rule proposes this link after re-reading the records"
+            out.append(drafts.tombstoned(edge.id, "edge", reason, at))
+            report.links_removed += 1
+    return out
+
+
+def adr_links(graph: Graph) -> list[Edge]:
+    """Every live supersedes edge that a link rule proposed."""
+    return [
+        e for e in graph.edges(types=[EdgeType.SUPERSEDES]) if e.metadata.get("rule") is not None
+    ]
+
+
+def record_nodes(graph: Graph) -> dict[str, Node]:
+    """The graph's record nodes by key."""
+    out = {}
+    for node in graph.nodes(types=[NodeType.DECISION]):
+        if node.metadata.get("kind") == ADR_KIND and isinstance(node.metadata.get("key"), str):
+            out[node.metadata["key"]] = node
+    return out
+
+
+def ingest_records(graph: Graph, records: Sequence[AdrRecord]) -> IngestReport:
+    """Add or update ``records`` and their proposed links, in one transaction."""
+    if graph.as_of is not None:
+        raise Conflict("a view of the graph at a past time is read-only")
+    report = IngestReport()
+    at = utc_now()
+    known = record_nodes(graph)
+    changes, ids = _record_drafts(records, known, at, report)
+    proposals = propose_links(records)
+    scope = {r.key for r in records}
+    changes += _link_drafts(graph, proposals, ids, scope, at, report)
+    if changes:
+        graph.store.append(graph.name, changes)
+    return report
+
+
+def ingest(graph: Graph, *folders: str | os.PathLike[str]) -> IngestReport:
+    """Read each folder (of ADRs, or of such folders) and ingest every record found.
+
+    Files that cannot be read are reported in ``problems`` with their path and skipped.
+    """
+    records: list[AdrRecord] = []
+    problems: list[ReadProblem] = []
+    for folder in folders:
+        result = read_folder(folder)
+        records += result.records
+        problems += result.problems
+    report = ingest_records(graph, records)
+    report.problems = problems
+    return report

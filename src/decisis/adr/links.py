@@ -1,0 +1,280 @@
+"""References from one record to others, with the sentence and the replacement verbs around them.
+
+Recognised references, outside code blocks and inline code:
+
+- Markdown links, inline (``[021](021-Multi-cluster.md)``) or by reference
+  (``[x][id]`` … ``[id]: 0003-y.md``), and autolinks (``<https://…/0019-z.md>``);
+- bare URLs and bare file names (``021-foo.md``);
+- written numbers: ``ADR-021``, ``ADR 21``, ``ADR021``, ``adr-0021``, ``ADR #0033``,
+  ``Decision 036``, ``decision record 12``.
+
+A target resolves to a key of the same folder by file name first (a relative link or a
+URL, e.g. a GitHub address, whose file exists in the folder), then, for written numbers
+and relative links to a missing file, by number with zero padding ignored (``ADR 21``
+finds ``021-x.md``). A link to a numbered ``.md`` file elsewhere is kept with
+``target_key=None``; links to anything that is not a numbered or known record file
+(tickets, docs, images) are not record references and are left out, as are links of
+a record to itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from decisis.adr.keys import MARKDOWN_SUFFIXES, FolderIndex, number_in_name
+from decisis.adr.markdown import (
+    LINK_DEST,
+    LINK_TEXT,
+    LINK_TITLE,
+    MarkdownDoc,
+    blocks,
+    mask_code,
+    sentence_span,
+    strip_markdown,
+)
+from decisis.adr.records import Link, LinkKind, LinkRole
+
+__all__ = ["MAX_REFERENCES", "VERBS", "extract_links", "find_verbs"]
+
+# Canonical verb → the pattern that finds its forms in a sentence.
+VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("supersede", r"\bsupers[ce]e?d\w*|\bsupercede\w*"),
+        ("replace", r"\breplac\w*"),
+        ("migrate", r"\bmigrat\w*"),
+        ("instead of", r"\binstead\s+of\b"),
+        ("deprecate", r"\bdeprecat\w*"),
+        ("amend", r"\bamend\w*"),
+        ("move on", r"\bmov(?:e|ed|es|ing)\s+on\b"),
+        ("move away", r"\bmov(?:e|ed|es|ing)\s+away\b"),
+        ("in favour of", r"\bin\s+favou?r\s+of\b"),
+        ("reject", r"\breject\w*"),
+        ("decommission", r"\bdecommission\w*"),
+        ("retire", r"\bretir(?:e|ed|es|ing)\b"),
+        ("obsolete", r"\bobsolet\w*"),
+        ("switch", r"\bswitch(?:es|ed|ing)?\b"),
+        ("revert", r"\brevert\w*"),
+        ("no longer", r"\bno\s+longer\b"),
+    )
+)
+
+_PASSIVE = (
+    r"(?:superseded|superceded|replaced|amended|deprecated|obsoleted|overridden|revised"
+    r"|updated|extended)"
+)
+_ACTIVE = (
+    r"(?:supersedes?|supercedes?|replaces?|amends?|deprecates?|obsoletes?|overrides?|revises?)"
+)
+_PARTLY = r"(?:\s+(?:in\s+part|partly|partially|fully))?"
+_WHEN = r"(?:\s+(?:on|in|as\s+of|from)\s+[\w ,]{1,30}?)?"  # "superseded on 1st June 2020 by"
+_SUCCESSOR_BEFORE = re.compile(rf"\b{_PASSIVE}{_PARTLY}{_WHEN}\s+by\W*$", re.IGNORECASE)
+_SUCCESSOR_BEFORE_STATUS = re.compile(rf"\b{_PASSIVE}{_PARTLY}(?:\s+by)?\W*$", re.IGNORECASE)
+_PREDECESSOR_BEFORE = re.compile(
+    rf"(?:\b{_ACTIVE}{_PARTLY}|\binstead\s+of|\bmigrat\w+\s+(?:away\s+)?from)\W*$", re.IGNORECASE
+)
+_PREDECESSOR_AFTER = re.compile(
+    rf"^\W*(?:is|was|are|were|has\s+been|have\s+been)\s+(?:now\s+)?{_PASSIVE}{_PARTLY}\s+by\s+this\b",
+    re.IGNORECASE,
+)
+
+_INLINE_LINK = re.compile(rf"(?<!!)\[({LINK_TEXT})\]\(\s*<?({LINK_DEST})>?{LINK_TITLE}\s*\)")
+_IMAGE = re.compile(rf"!\[{LINK_TEXT}\]\({LINK_DEST}{LINK_TITLE}\s*\)")
+_REF_DEF = re.compile(
+    r"^[ \t]{0,3}\[([^\]\n]{1,200})\]:[ \t]*<?(\S+?)>?(?:[ \t]+[\"'(].*)?[ \t]*$", re.M
+)
+_REF_USE = re.compile(rf"\[({LINK_TEXT})\](?:\[([^\]\n]{{0,200}})\])?(?![(:])")
+_AUTOLINK = re.compile(r"<((?:https?://)[^>\s]+)>")
+_BARE_URL = re.compile(r"\bhttps?://[^\s<>()\[\]\"'`]+[^\s<>()\[\]\"'`.,;:!?*_]")
+_BARE_FILE = re.compile(r"(?<![\w/.\-])((?:adr[-_])?\d{1,5}-[\w.\-]*?\.(?:md|markdown))\b", re.I)
+_WRITTEN = re.compile(r"\bADR(?:[-_ ]?#?|\s#)0*(\d{1,5})\b", re.IGNORECASE)
+_WRITTEN_DECISION = re.compile(r"\b(?:Decision|[Dd]ecision\s+record)\s+#?0*(\d{1,5})\b")
+_MAYBE_REF = re.compile(r"\[|https?:|\.md|\.markdown|adr|decision", re.IGNORECASE)
+_CONTEXT_LIMIT = 400
+# Real records cite a handful of others; past this many references a file is generated or
+# hostile, and reading on would only slow ingest down.
+MAX_REFERENCES = 500
+_WINDOW = 600
+
+
+@dataclass(frozen=True)
+class _Ref:
+    start: int
+    end: int
+    target: str
+    key: str | None
+    number: int | None
+
+
+def find_verbs(text: str) -> tuple[str, ...]:
+    """The canonical replacement verbs that ``text`` uses, in ``VERBS`` order."""
+    return tuple(name for name, pattern in VERBS if pattern.search(text))
+
+
+def _resolve_path(target: str, index: FolderIndex) -> tuple[str | None, int | None] | None:
+    """Key and number of a link target, or ``None`` when it names no record file."""
+    parts = urlsplit(target)
+    path = unquote(parts.path)
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if not name or not any(name.lower().endswith(s) for s in MARKDOWN_SUFFIXES):
+        return None
+    digits = number_in_name(name)
+    number = int(digits) if digits is not None else None
+    key = index.key_for_name(name)
+    same_folder = not parts.scheme and not parts.netloc and "/" not in path.removeprefix("./")
+    if key is None and same_folder and number is not None:
+        key = index.key_for_number(number)
+    if key is None and number is None:
+        return None
+    return key, number
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _link_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> Iterator[_Ref]:
+    """Markdown links (inline, by reference, autolinks), bare URLs and file names."""
+    for pattern, group in ((_INLINE_LINK, 2), (_AUTOLINK, 1), (_BARE_URL, 0), (_BARE_FILE, 1)):
+        for m in pattern.finditer(masked):
+            resolved = _resolve_path(m.group(group), index)
+            if resolved is not None:
+                yield _Ref(m.start(), m.end(), m.group(group), *resolved)
+    for m in _REF_USE.finditer(masked) if defs else ():
+        label = (m.group(2) or m.group(1)).strip().lower()
+        if label in defs:
+            resolved = _resolve_path(defs[label], index)
+            if resolved is not None:
+                yield _Ref(m.start(), m.end(), defs[label], *resolved)
+
+
+def _block_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> list[_Ref]:
+    """All references in one block, each span used once (a link's text is not read again)."""
+    refs: list[_Ref] = []
+    if not _MAYBE_REF.search(masked):
+        return refs
+    masked = _IMAGE.sub(lambda m: " " * len(m.group(0)), masked)
+    for ref in sorted(_link_refs(masked, index, defs), key=lambda r: (r.start, -r.end)):
+        if any(r.start <= ref.start < r.end for r in refs):
+            continue
+        refs.append(ref)
+    for ref in refs:
+        masked = _blank(masked, ref.start, ref.end)
+    for m in _INLINE_LINK.finditer(masked):  # links to non-records: their text is not a reference
+        masked = _blank(masked, m.start(), m.end())
+    for pattern in (_WRITTEN, _WRITTEN_DECISION):
+        for m in pattern.finditer(masked):
+            number = int(m.group(1))
+            refs.append(_Ref(m.start(), m.end(), m.group(0), index.key_for_number(number), number))
+    return sorted(refs, key=lambda r: r.start)
+
+
+def _role(before: str, after: str, kind: LinkKind) -> LinkRole | None:
+    before, after = strip_markdown(before + " x")[:-1], strip_markdown("x " + after)[1:]
+    if _SUCCESSOR_BEFORE.search(before):
+        return "successor"
+    if kind == "status" and _SUCCESSOR_BEFORE_STATUS.search(before):
+        return "successor"
+    if _PREDECESSOR_BEFORE.search(before) or _PREDECESSOR_AFTER.search(after):
+        return "predecessor"
+    return None
+
+
+def _section_name(doc: MarkdownDoc, pos: int) -> str:
+    name = ""
+    for section in doc.sections:
+        if section.start <= pos < section.end:
+            name = section.heading  # sections nest: the last one that holds pos is the innermost
+    return strip_markdown(name)
+
+
+def _sentence_around(block: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence holding a reference; in a table, the row (cells are not sentences).
+
+    Only ``_WINDOW`` characters either side are looked at: a context is short anyway,
+    and a block with no full stops must not make every reference read all of it.
+    """
+    if block.lstrip().startswith("|"):
+        left = block.rfind("\n", max(0, start - _WINDOW), start) + 1 or max(0, start - _WINDOW)
+        right = block.find("\n", end, end + _WINDOW)
+        return left, right if right >= 0 else min(len(block), end + _WINDOW)
+    low = max(0, start - _WINDOW)
+    left, right = sentence_span(block[low : end + _WINDOW], start - low, end - low)
+    return low + left, low + right
+
+
+def _context(sentence: str) -> str:
+    plain = strip_markdown(sentence)
+    if plain.startswith("|"):
+        plain = " ".join(" ; ".join(c.strip() for c in plain.strip("| ").split("|")).split())
+    if len(plain) > _CONTEXT_LIMIT:
+        plain = plain[:_CONTEXT_LIMIT].rsplit(" ", 1)[0] + "\u2026"
+    return plain
+
+
+@dataclass(frozen=True)
+class _Block:
+    text: str
+    masked: str
+    kind: LinkKind
+    start: int | None  # offset in doc.text; None for a status written in front matter
+
+
+def _blocks_of(
+    doc: MarkdownDoc, status_spans: list[tuple[int, int]], extra_status_text: str
+) -> Iterator[_Block]:
+    """The blocks to search, each with its kind; a front-matter status first."""
+    if extra_status_text:
+        yield _Block(extra_status_text, mask_code(extra_status_text), "status", None)
+    masked = _REF_DEF.sub(lambda m: " " * len(m.group(0)), mask_code(doc.text))
+    for start, end in blocks(doc.text):
+        kind: LinkKind = "status" if any(s <= start < e for s, e in status_spans) else "body"
+        yield _Block(doc.text[start:end], masked[start:end], kind, start)
+
+
+def extract_links(
+    doc: MarkdownDoc,
+    index: FolderIndex,
+    own_key: str,
+    status_spans: list[tuple[int, int]],
+    extra_status_text: str = "",
+) -> list[Link]:
+    """Every reference to a record in ``doc``, in the order written.
+
+    ``status_spans`` are the offsets of the status lines in ``doc.text``: a reference
+    inside them is of kind ``"status"``. ``extra_status_text`` is a status written
+    outside the text (front matter), read as a status line of its own. A target named
+    twice in one sentence gives one link; only the first ``MAX_REFERENCES`` are read.
+    """
+    defs = {m.group(1).strip().lower(): m.group(2) for m in _REF_DEF.finditer(mask_code(doc.text))}
+    links: list[Link] = []
+    seen: set[tuple[str, str, str]] = set()
+    examined = 0
+    for block in _blocks_of(doc, status_spans, extra_status_text):
+        for ref in _block_refs(block.masked, index, defs):
+            examined += 1
+            if examined > MAX_REFERENCES:
+                return links
+            left, right = _sentence_around(block.text, ref.start, ref.end)
+            context = _context(block.text[left:right])
+            marker = (ref.key or ref.target, context, block.kind)
+            if ref.key == own_key or marker in seen:
+                continue
+            seen.add(marker)
+            role = _role(block.text[left : ref.start], block.text[ref.end : right], block.kind)
+            links.append(
+                Link(
+                    target=ref.target,
+                    target_key=ref.key,
+                    target_number=ref.number,
+                    kind=block.kind,
+                    section="Status" if block.start is None else _section_name(doc, block.start),
+                    context=context,
+                    verbs=find_verbs(context),
+                    role=role,
+                )
+            )
+    return links

@@ -1,0 +1,319 @@
+"""Just enough Markdown for ADRs: front matter, sections, blocks, sentences and plain text.
+
+ADRs use a small part of Markdown (ATX headings, paragraphs, lists, links, the odd
+table or code block), so a few regular expressions read them faithfully without a
+parser dependency. Offsets are kept into one normalised text (``\\n`` line ends, no
+front matter) so that links can be placed in their section and status line.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+__all__ = [
+    "LINK_DEST",
+    "LINK_TEXT",
+    "LINK_TITLE",
+    "FrontMatter",
+    "MarkdownDoc",
+    "Section",
+    "blocks",
+    "first_sentence",
+    "heading_key",
+    "is_list_item",
+    "mask_code",
+    "parse_markdown",
+    "sentence_span",
+    "strip_markdown",
+    "summarise",
+]
+
+FrontMatter = dict[str, "str | list[str]"]
+
+_FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
+_INLINE_CODE = re.compile(r"(`+)(?!`)([^\n]{1,500}?)(?<!`)\1(?!`)")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_ATX = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$", re.M)
+_SETEXT_H1 = re.compile(r"\A\s*([^\n#>|`*-][^\n]*)\n=+[ \t]*$", re.M)
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
+_YAML_PAIR = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
+_YAML_ITEM = re.compile(r"^[ \t]+-[ \t]+(.*?)[ \t]*$|^-[ \t]+(.*?)[ \t]*$")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and everything under it up to the next heading of the same or a higher level."""
+
+    level: int
+    heading: str
+    start: int
+    body_start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class MarkdownDoc:
+    """A record's text split for reading; ``text`` excludes the front matter."""
+
+    text: str
+    front_matter: FrontMatter
+    title: str | None
+    title_end: int
+    sections: tuple[Section, ...] = field(default=())
+
+    @property
+    def preamble(self) -> str:
+        """The text between the title and the first section: where ``Date:`` lines live."""
+        end = self.sections[0].start if self.sections else len(self.text)
+        return self.text[self.title_end : end]
+
+    def find(self, names: frozenset[str]) -> Section | None:
+        """The first section whose heading, normalised, is one of ``names``."""
+        for section in self.sections:
+            if heading_key(section.heading) in names:
+                return section
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def heading_key(heading: str) -> str:
+    """``## 3. Decision Outcome ✅`` → ``decision outcome``: headings as teams vary them."""
+    text = strip_markdown(heading).lower().replace("\u2019", "'")
+    text = re.sub(r"^[\d.\s)]+", "", text)
+    text = re.sub(r"[^\w' ]+", " ", text)
+    return " ".join(text.split())
+
+
+def mask_code(text: str) -> str:
+    """Blank out code blocks, inline code and HTML comments, keeping every offset in place."""
+
+    def blank(m: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", m.group(0))
+
+    for pattern in (_FENCE, _HTML_COMMENT, _INLINE_CODE):
+        text = pattern.sub(blank, text)
+    return text
+
+
+def _parse_front_matter(raw: str) -> FrontMatter:
+    """Flat ``key: value`` pairs and lists; nested maps are ignored (no YAML dependency)."""
+    out: FrontMatter = {}
+    last_key: str | None = None
+    for line in raw.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = _YAML_ITEM.match(line)
+        if item and last_key is not None and out.get(last_key) in ("", None, []):
+            values = out.get(last_key)
+            items = values if isinstance(values, list) else []
+            items.append(_unquote(item.group(1) or item.group(2) or ""))
+            out[last_key] = items
+            continue
+        pair = _YAML_PAIR.match(line)
+        if pair is None:
+            continue
+        last_key = pair.group(1).lower()
+        value = pair.group(2)
+        if value.startswith("[") and value.endswith("]"):
+            out[last_key] = [_unquote(v) for v in value[1:-1].split(",") if v.strip()]
+        else:
+            out[last_key] = _unquote(value)
+    return out
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _sections(text: str, masked: str) -> tuple[Section, ...]:
+    heads = [(m.start(), m.end(), len(m.group(1)), m.group(2)) for m in _ATX.finditer(masked)]
+    out: list[Section] = []
+    for i, (start, head_end, level, _) in enumerate(heads):
+        end = len(text)
+        for later_start, _, later_level, _ in heads[i + 1 :]:
+            if later_level <= level:
+                end = later_start
+                break
+        heading = text[start:head_end].strip().lstrip("#").strip().rstrip("#").strip()
+        body_start = min(head_end + 1, len(text))
+        out.append(Section(level, heading, start, body_start, end, text[body_start:end]))
+    return tuple(out)
+
+
+def parse_markdown(text: str) -> MarkdownDoc:
+    """Split ``text`` (already decoded) into front matter, title and sections."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    front: FrontMatter = {}
+    m = _FRONT.match(text)
+    if m:
+        front = _parse_front_matter(m.group(1))
+        text = text[m.end() :]
+    masked = mask_code(text)
+    sections = _sections(text, masked)
+    title: str | None = None
+    title_end = 0
+    h1 = next((s for s in sections if s.level == 1), None)
+    if h1 is not None:
+        title, title_end = strip_markdown(h1.heading), h1.body_start
+        sections = tuple(s for s in sections if s is not h1)
+    else:
+        setext = _SETEXT_H1.search(masked)
+        if setext:
+            title, title_end = strip_markdown(setext.group(1)), setext.end()
+    if not title:
+        fm_title = front.get("title")
+        title = fm_title.strip() if isinstance(fm_title, str) and fm_title.strip() else None
+    return MarkdownDoc(text, front, title, title_end, sections)
+
+
+def blocks(text: str, offset: int = 0) -> Iterator[tuple[int, int]]:
+    """Spans of paragraphs and list items (each item its own block), code blocks excluded."""
+    masked = mask_code(text)
+    start: int | None = None
+    pos = 0
+    for line in masked.splitlines(keepends=True):
+        stripped = line.strip()
+        if not stripped or _ATX.match(line.rstrip("\n")) or _LIST_ITEM.match(line):
+            if start is not None:
+                yield offset + start, offset + pos
+                start = None
+            if stripped and not _ATX.match(line.rstrip("\n")):
+                start = pos
+        elif start is None:
+            start = pos
+        pos += len(line)
+    if start is not None:
+        yield offset + start, offset + pos
+
+
+# Link parts, bounded so that text full of unclosed brackets is read in linear time.
+LINK_TEXT = r"(?:[^\[\]]|\[[^\[\]\n]{0,200}\]){0,400}"
+LINK_DEST = r"(?:[^()\s]|\([^()\s]{0,200}\)){0,2000}"
+LINK_TITLE = r"(?:\s+\"[^\"\n]{0,200}\")?"
+_LINK = re.compile(rf"!?\[({LINK_TEXT})\]\({LINK_DEST}{LINK_TITLE}\s*\)")
+_REF_LINK = re.compile(rf"\[({LINK_TEXT})\]\[[^\]\n]{{0,200}}\]")
+_AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
+_TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
+# Spans are bounded (one line, 300 characters) so that a garbage file full of stars stays linear.
+_EMPHASIS = (
+    re.compile(r"\*\*(?=\S)([^\n]{1,300}?)(?<=\S)\*\*"),
+    re.compile(r"__(?=\S)([^\n]{1,300}?)(?<=\S)__"),
+    re.compile(r"(?<![\w*])\*(?=[^\s*])([^\n]{1,300}?)(?<=[^\s*])\*(?![\w*])"),
+    re.compile(r"(?<![\w_])_(?=[^\s_])([^\n]{1,300}?)(?<=[^\s_])_(?![\w_])"),
+    re.compile(r"~~(?=\S)([^\n]{1,300}?)(?<=\S)~~"),
+)
+_LINE_MARK = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+|^[ \t]*>[ \t]?")
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def strip_markdown(text: str) -> str:
+    """Plain text on one line: link text kept, URLs, emphasis, code ticks and tags dropped."""
+    text = _HTML_COMMENT.sub(" ", text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    text = _REF_LINK.sub(lambda m: m.group(1), text)
+    text = re.sub(r"\[([^\[\]\n]+)\](?!\()", r"\1", text)
+    text = _AUTOLINK.sub(lambda m: m.group(1), text)
+    text = _TAG.sub(" ", text)
+    text = _INLINE_CODE.sub(lambda m: m.group(2).strip(), text)
+    for pattern in _EMPHASIS:
+        text = pattern.sub(lambda m: m.group(1), text)
+    lines = []
+    for raw in text.splitlines():
+        lines.append(_LIST_ITEM.sub("", _LINE_MARK.sub("", raw)))
+    text = _ESCAPE.sub(lambda m: m.group(1), " ".join(lines))
+    return " ".join(html.unescape(text).split())
+
+
+_ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "eg", "ie", "etc", "vs", "approx", "incl", "cf", "no", "mr", "ms", "dr", "st"}
+)
+_SENTENCE_END = re.compile(r"[.!?][\"')\]*_]*(?=\s)")
+
+
+def _sentence_ends(text: str) -> Iterator[int]:
+    for m in _SENTENCE_END.finditer(text):
+        word = re.search(r"([\w.]+)[.!?]?[\"')\]*_]*$", text[max(0, m.end() - 24) : m.end()])
+        if (
+            word
+            and m.group(0).startswith(".")
+            and word.group(1).lower().rstrip(".") in _ABBREVIATIONS
+        ):
+            continue
+        yield m.end()
+
+
+def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence of ``text`` (one block) that holds ``text[start:end]``."""
+    left, right = 0, len(text)
+    for stop in _sentence_ends(text):
+        if stop <= start:
+            left = stop
+        elif stop >= end:
+            right = stop
+            break
+    return left, right
+
+
+def first_sentence(text: str, limit: int = 240) -> str:
+    """The first sentence of plain ``text``, cut at a word boundary near ``limit`` characters."""
+    text = text.strip()
+    for stop in _sentence_ends(text):
+        if len(text[:stop].split()) >= 3:
+            text = text[:stop]
+            break
+    if len(text) > limit:
+        cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:-")
+        text = cut + "\u2026"
+    return text
+
+
+_BARE_URL = re.compile(r"<?\bhttps?://\S+")
+_NOT_PROSE = ("|", "<", "![", "---", "***", "===")
+
+
+def is_list_item(text: str) -> bool:
+    return bool(_LIST_ITEM.match(text))
+
+
+def _prose(raw: str) -> str:
+    """A block as plain text, or ``""`` for tables, images, rules and labels of bare links."""
+    if raw.lstrip().startswith(_NOT_PROSE):
+        return ""
+    plain = strip_markdown(raw)
+    without_urls = " ".join(_BARE_URL.sub(" ", plain).split()).strip(" ([")
+    if without_urls != plain and without_urls.endswith(":"):
+        return ""  # "Link to this ADR: https://…" says where the decision is, not what it is
+    return without_urls
+
+
+def summarise(text: str, limit: int = 240) -> str:
+    """One sentence that says what ``text`` (a Decision section) decided, markdown stripped.
+
+    The first block of two words or more gives it. A sentence ending in a colon
+    takes the first item of the list after it (``We will: disable mod-security…``);
+    before anything else it ends where the colon was.
+    """
+    spans = list(blocks(text))
+    for i, (start, end) in enumerate(spans):
+        plain = _prose(text[start:end])
+        if len(plain.split()) < 2 and not plain.endswith(":"):
+            continue
+        sentence = first_sentence(plain, limit)
+        if not sentence.endswith(":"):
+            return sentence
+        following = text[spans[i + 1][0] : spans[i + 1][1]] if i + 1 < len(spans) else ""
+        item = _prose(following) if is_list_item(following) else ""
+        if item:
+            return first_sentence(f"{sentence} {item}", limit)
+        if len(sentence.split()) >= 3:
+            return sentence[:-1]
+    return ""

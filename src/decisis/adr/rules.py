@@ -1,0 +1,346 @@
+"""Link rules: each proposes ``old -> new`` supersession links between records, with evidence.
+
+A rule is a name, a Beta prior on how often its links are right, and a ``propose``
+function over the records of one ingest. The built-in rules are registered with
+``register`` like any team's own::
+
+    status-line     a status line names the replacement ("Superseded by [036](036-x.md)")
+                    -> state ``stated``; everything else is ``candidate``
+    moves-on        an old record's body says the team moves on to a linked later record
+    cites-replaced  a new record cites an older one next to replace / migrate / instead of /
+                    supersede / deprecate / in favour of
+    same-question   a later record of the same folder decides the same question: similar
+                    distinctive terms and title, each among the other's closest
+
+A link's trust is its rule's Beta mean ``s / (s + f)``; its cost for a walk is
+``-log(trust)``. Corrections move the counts (see ``decisis.adr.corrections``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from decisis.adr.records import AdrRecord, AdrStatus, Link
+from decisis.errors import InvalidInput
+from decisis.model import LinkState
+from decisis.search.terms import TermIndex
+from decisis.search.text import terms
+
+__all__ = [
+    "FunctionRule",
+    "LinkRule",
+    "Proposal",
+    "RuleContext",
+    "Trust",
+    "get_rule",
+    "propose_links",
+    "register",
+    "rules",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Trust:
+    """A Beta(successes, failures) belief that a rule's links are right."""
+
+    successes: float
+    failures: float
+
+    @property
+    def mean(self) -> float:
+        return self.successes / (self.successes + self.failures)
+
+    @property
+    def cost(self) -> float:
+        """The cost of walking one link of this trust: ``-log(mean)``."""
+        return -math.log(max(self.mean, 1e-9))
+
+    def moved(self, successes: float = 0.0, failures: float = 0.0) -> Trust:
+        return Trust(self.successes + successes, self.failures + failures)
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """One proposed link: record ``new`` replaces record ``old``, says ``rule``, because
+    ``evidence``. ``partial`` marks an amendment: part of ``old`` still stands."""
+
+    old: str
+    new: str
+    rule: str
+    state: LinkState
+    evidence: str
+    partial: bool = False
+
+
+@dataclass
+class RuleContext:
+    """The records of one ingest and the term statistics the rules share."""
+
+    records: Sequence[AdrRecord]
+    by_key: dict[str, AdrRecord] = field(init=False)
+    index: TermIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_key = {r.key: r for r in self.records}
+        self.index = TermIndex.build((r.key, record_fields(r)) for r in self.records)
+
+    def later(self, a: AdrRecord, b: AdrRecord) -> bool:
+        """Whether ``b`` was written after ``a`` (by date, then by number)."""
+        return order_key(b) > order_key(a)
+
+
+def record_fields(record: AdrRecord) -> dict[str, str]:
+    """The texts of a record that ranking reads, by field."""
+    return {"title": record.title, "decision": record.decision, "body": record.body}
+
+
+def order_key(record: AdrRecord) -> tuple[dt.date, int]:
+    return (record.date or dt.date.min, record.number if record.number is not None else -1)
+
+
+class LinkRule(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def prior(self) -> Trust: ...
+    @property
+    def description(self) -> str: ...
+
+    def propose(self, ctx: RuleContext) -> Iterable[Proposal]: ...
+
+
+@dataclass(frozen=True)
+class FunctionRule:
+    """A rule made of a function; the easy way to write one."""
+
+    name: str
+    prior: Trust
+    description: str
+    fn: Callable[[RuleContext], Iterable[Proposal]]
+
+    def propose(self, ctx: RuleContext) -> Iterable[Proposal]:
+        return self.fn(ctx)
+
+
+_RULES: dict[str, LinkRule] = {}
+
+
+def register(rule: LinkRule) -> LinkRule:
+    """Add a link rule (a later one with the same name replaces the earlier)."""
+    if not rule.name or not isinstance(rule.prior, Trust):
+        raise InvalidInput("rule", "a link rule needs a name and a Trust prior", "LinkRule")
+    _RULES[rule.name] = rule
+    return rule
+
+
+def rules() -> list[LinkRule]:
+    return list(_RULES.values())
+
+
+def get_rule(name: str) -> LinkRule | None:
+    return _RULES.get(name)
+
+
+def propose_links(records: Sequence[AdrRecord]) -> list[Proposal]:
+    """Every registered rule's proposals, at most one per (rule, old, new), self-links dropped."""
+    ctx = RuleContext(records)
+    seen: set[tuple[str, str, str]] = set()
+    out: list[Proposal] = []
+    for rule in rules():
+        for p in rule.propose(ctx):
+            marker = (p.rule, p.old, p.new)
+            if (
+                p.old != p.new
+                and p.old in ctx.by_key
+                and p.new in ctx.by_key
+                and marker not in seen
+            ):
+                seen.add(marker)
+                out.append(p)
+    return out
+
+
+# -- built-in rules ------------------------------------------------------------------
+
+_REPLACED_STATUSES = {
+    AdrStatus.SUPERSEDED,
+    AdrStatus.AMENDED,
+    AdrStatus.REJECTED,
+    AdrStatus.DEPRECATED,
+}
+_MOVE_ON_VERBS = {"move on", "move away", "supersede", "replace", "deprecate", "retire", "obsolete"}
+_CITE_VERBS = {
+    "replace",
+    "migrate",
+    "instead of",
+    "supersede",
+    "deprecate",
+    "in favour of",
+    "move away",
+    "switch",
+}
+
+
+def _targets(record: AdrRecord, kind: str) -> Iterator[tuple[Link, str]]:
+    for link in record.links:
+        if link.kind == kind and link.target_key and link.target_key != record.key:
+            yield link, link.target_key
+
+
+def _status_line(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for link, target in _targets(record, "status"):
+            partial = record.status is AdrStatus.AMENDED or "amend" in link.verbs
+            if link.role == "predecessor":
+                yield Proposal(
+                    target, record.key, "status-line", LinkState.STATED, link.context, partial
+                )
+            elif link.role == "successor" or record.status in _REPLACED_STATUSES:
+                yield Proposal(
+                    record.key, target, "status-line", LinkState.STATED, link.context, partial
+                )
+
+
+def _moves_on(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for link, target in _targets(record, "body"):
+            other = ctx.by_key.get(target)
+            forward = link.role == "successor" or (
+                link.role is None and bool(_MOVE_ON_VERBS & set(link.verbs))
+            )
+            if other is not None and forward and ctx.later(record, other):
+                yield Proposal(record.key, target, "moves-on", LinkState.CANDIDATE, link.context)
+
+
+def _cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for link, target in _targets(record, "body"):
+            other = ctx.by_key.get(target)
+            backward = link.role == "predecessor" or (
+                link.role is None and bool(_CITE_VERBS & set(link.verbs))
+            )
+            if other is not None and backward and ctx.later(other, record):
+                yield Proposal(
+                    target, record.key, "cites-replaced", LinkState.CANDIDATE, link.context
+                )
+
+
+SAME_QUESTION_MIN = 0.18  # cosine of distinctive-term vectors
+SAME_QUESTION_TOP = 2  # each record must be among the other's closest this many
+
+
+def _closest(ctx: RuleContext, record: AdrRecord, later: bool) -> list[tuple[float, str]]:
+    """Records of the same folder written after (or before) ``record``, most similar first."""
+    index, own = ctx.index, ctx.index.slot(record.key)
+    found = []
+    for other in ctx.records:
+        if other.folder != record.folder or other.key == record.key:
+            continue
+        if ctx.later(record, other) != later:
+            continue
+        slot = index.slot(other.key)
+        if own is not None and slot is not None:
+            found.append((index.similarity(own, slot), other.key))
+    found.sort(reverse=True)
+    return found[:SAME_QUESTION_TOP]
+
+
+def _same_question(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for score, newer_key in _closest(ctx, record, later=True):
+            if score < SAME_QUESTION_MIN:
+                continue
+            newer = ctx.by_key[newer_key]
+            if record.key not in {k for _, k in _closest(ctx, newer, later=False)}:
+                continue
+            a, b = ctx.index.slot(record.key), ctx.index.slot(newer_key)
+            shared = ctx.index.shared_terms(a, b) if a is not None and b is not None else []
+            evidence = f"similarity {score:.2f}; shared terms: {', '.join(shared)}"
+            yield Proposal(record.key, newer_key, "same-question", LinkState.CANDIDATE, evidence)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*[-*+]?\s*|\n")
+# Words saying one thing gives way to another, spelt as teams spell them ("decomission").
+_DROP_WORDS = re.compile(
+    r"\b(?:replac|migrat|decomm?iss?ion|retir|supers[ce]e?d|deprecat|obsolet|phas\w*\s+out"
+    r"|sunset|instead\s+of|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
+    re.IGNORECASE,
+)
+SUBJECT_MAX_SHARE = 0.08  # a subject term is in at most this share of the records
+SUBJECT_MIN_MENTIONS = 3  # ... and the old record's text names it this often
+
+
+def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
+    """The rare words of a record's title: what the record decided about (``concourse``)."""
+    limit = max(2, int(SUBJECT_MAX_SHARE * ctx.index.size))
+    body = Counter(terms(record.body))
+    return {
+        t
+        for t in terms(record.title)
+        if 0 < len(ctx.index.postings.get(t, ())) <= limit
+        and body[t] >= SUBJECT_MIN_MENTIONS
+        and not _DROP_WORDS.search(t)
+    }
+
+
+def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
+    all_subjects = {r.key: _subjects(ctx, r) for r in ctx.records}
+    for record in ctx.records:
+        own = set(terms(record.title))
+        earlier = [
+            r
+            for r in ctx.records
+            if r.folder == record.folder and ctx.later(r, record) and all_subjects[r.key]
+        ]
+        subjects = {r.key: all_subjects[r.key] - own for r in earlier}
+        for sentence in _SENTENCE.split(record.body):
+            if not _DROP_WORDS.search(sentence):
+                continue
+            words = set(terms(sentence))
+            for other in earlier:
+                named = subjects[other.key] & words
+                if named:
+                    evidence = (
+                        f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"
+                    )
+                    yield Proposal(
+                        other.key, record.key, "names-replaced", LinkState.CANDIDATE, evidence
+                    )
+
+
+for _rule in (
+    FunctionRule(
+        "status-line", Trust(9.0, 1.0), "a status line names the replacement", _status_line
+    ),
+    FunctionRule(
+        "moves-on",
+        Trust(3.0, 2.0),
+        "an old record says the team moves on to a later one",
+        _moves_on,
+    ),
+    FunctionRule(
+        "cites-replaced",
+        Trust(3.0, 2.0),
+        "a new record cites an older one next to a replacement word",
+        _cites_replaced,
+    ),
+    FunctionRule(
+        "names-replaced",
+        Trust(3.0, 2.0),
+        "a new record names what an older one decided next to a replacement word",
+        _names_replaced,
+    ),
+    FunctionRule(
+        "same-question",
+        Trust(2.0, 3.0),
+        "a later record of the same folder decides the same question",
+        _same_question,
+    ),
+):
+    register(_rule)

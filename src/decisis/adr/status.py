@@ -1,0 +1,172 @@
+"""Status lines: which lines of a Status section state the status, and what status they mean.
+
+Teams write ``Accepted``, ``✅ Accepted``, ``Approved``, ``Pending``, ``🤔 Incomplete``,
+``⌛️ Superseded by [036. Multi-cluster](036-multi-cluster.md)``, ``Partly superseded``,
+``Accepted`` followed by ``Amended by [17](0017-x.md)``. A later record acting on this
+one (``superseded by``, ``amended by``) outranks the word before it; ``partly superseded``
+counts as ``amended``, since part of the record still stands. Otherwise the first status
+word written wins, and an emoji decides only when no word does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from decisis.adr.markdown import blocks, strip_markdown
+from decisis.adr.records import AdrStatus
+
+__all__ = ["clean_status", "normalise_status", "status_line_spans"]
+
+_LATER_RECORD = (
+    (
+        re.compile(
+            r"\b(?:partly|partially|in part)\s+(?:supersed|supercede|replac)\w*"
+            r"|\b(?:amended|revised|extended|updated|modified|clarified)\s+(?:in part\s+)?by\b"
+        ),
+        AdrStatus.AMENDED,
+    ),
+    (
+        re.compile(r"\b(?:supersed|supercede|replac|obsolet)\w*\s+(?:in full\s+)?by\b"),
+        AdrStatus.SUPERSEDED,
+    ),
+)
+
+_WORDS: tuple[tuple[AdrStatus, tuple[str, ...]], ...] = (
+    (
+        AdrStatus.REJECTED,
+        (
+            "not accepted",
+            "rejected",
+            "declined",
+            "abandoned",
+            "withdrawn",
+            "cancelled",
+            "canceled",
+            "won't do",
+            "wont do",
+            "refused",
+            "dropped",
+            "not approved",
+        ),
+    ),
+    (
+        AdrStatus.SUPERSEDED,
+        ("superseded", "superceded", "supersceded", "replaced", "obsoleted"),
+    ),
+    (AdrStatus.AMENDED, ("amended", "revised")),
+    (AdrStatus.DEPRECATED, ("deprecated", "obsolete", "retired", "archived", "sunset")),
+    (
+        AdrStatus.PROPOSED,
+        (
+            "proposed",
+            "proposal",
+            "pending",
+            "draft",
+            "drafted",
+            "incomplete",
+            "in progress",
+            "in review",
+            "under review",
+            "for review",
+            "open",
+            "wip",
+            "work in progress",
+            "suggested",
+            "under discussion",
+            "in discussion",
+            "rfc",
+            "on hold",
+            "planned",
+            "new",
+            "todo",
+            "to do",
+        ),
+    ),
+    (
+        AdrStatus.ACCEPTED,
+        (
+            "accepted",
+            "approved",
+            "adopted",
+            "agreed",
+            "decided",
+            "done",
+            "implemented",
+            "active",
+            "completed",
+            "complete",
+            "in effect",
+            "current",
+            "final",
+            "live",
+        ),
+    ),
+)
+_WORD_PATTERN = re.compile(
+    r"\b("
+    + "|".join(sorted((re.escape(w) for _, ws in _WORDS for w in ws), key=len, reverse=True))
+    + r")\b"
+)
+_WORD_STATUS = {w: status for status, ws in _WORDS for w in ws}
+
+_EMOJI = (
+    ("\u2705\u2714\u2611", AdrStatus.ACCEPTED),  # ✅ ✔ ☑
+    ("\u274c\u2716\U0001f6ab\u26d4", AdrStatus.REJECTED),  # ❌ ✖ 🚫 ⛔
+    ("\u231b", AdrStatus.SUPERSEDED),  # ⌛ (hourglass done)
+    ("\u26a0\U0001f5d1", AdrStatus.DEPRECATED),  # ⚠ 🗑
+    ("\U0001f914\u23f3\U0001f4dd\U0001f6a7\U0001f4ad", AdrStatus.PROPOSED),  # 🤔 ⏳ 📝 🚧 💭
+)
+
+# A block of a Status section that states a status (rather than telling a story) starts
+# with one of these once emoji and markdown are gone.
+_STATUS_START = re.compile(
+    r"^(?:status\s*:\s*)?(?:partly\s+|partially\s+|in part\s+)?(?:"
+    + "|".join(re.escape(w) for w in sorted(_WORD_STATUS, key=len, reverse=True))
+    + r"|amends|supersedes|supercedes|replaces|deprecates|obsoletes|extends|see|refines"
+    r"|implements|related to|relates to|date)\b"
+)
+_STATUS_LINE_LIMIT = 200
+
+
+def clean_status(text: str) -> str:
+    """Lower-case plain text of a status, without markdown, emoji or decoration."""
+    plain = strip_markdown(text)
+    kept = "".join(
+        " " if unicodedata.category(ch) in {"So", "Sk", "Cf", "Mn", "Co"} else ch for ch in plain
+    )
+    return " ".join(kept.lower().replace("\u2019", "'").split()).strip(" -:*")
+
+
+def normalise_status(text: str) -> AdrStatus:
+    """The status that ``text`` (one or more status lines, as written) states."""
+    plain = clean_status(text)
+    for pattern, status in _LATER_RECORD:
+        if pattern.search(plain):
+            return status
+    word = _WORD_PATTERN.search(plain)
+    if word:
+        return _WORD_STATUS[word.group(1)]
+    for chars, status in _EMOJI:
+        if any(ch in text for ch in chars):
+            return status
+    return AdrStatus.UNKNOWN
+
+
+def status_line_spans(section_text: str, offset: int = 0) -> list[tuple[int, int]]:
+    """Spans of the lines of a Status section that state the status.
+
+    The first block always does; later blocks do while they are short and start
+    with a status word or a relation (``Amended by``, ``Supersedes``). Narrative
+    after them ("**May 2021 Update** We're looking to move on…") is body text.
+    """
+    spans: list[tuple[int, int]] = []
+    for start, end in blocks(section_text):
+        raw = section_text[start:end]
+        if raw.lstrip().startswith("|"):
+            break
+        plain = clean_status(raw)
+        if spans and (len(plain) > _STATUS_LINE_LIMIT or not _STATUS_START.match(plain)):
+            break
+        spans.append((offset + start, offset + end))
+    return spans

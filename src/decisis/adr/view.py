@@ -1,0 +1,114 @@
+"""One graph's records as answering needs them, built once per ledger head and cached.
+
+Reading every record node and building the term index costs milliseconds for a
+hundred records and about a second for fifty thousand; a question costs far less.
+So the view is kept per (store, graph) and rebuilt only when the ledger head moves.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from decisis.adr.ingest import adr_links, record_nodes
+from decisis.adr.rules import Trust
+from decisis.adr.trust import rule_trust
+from decisis.graph import Graph
+from decisis.model import Edge, Node, NodeType
+from decisis.search.terms import TermIndex
+
+__all__ = ["QUESTION_KIND", "AdrView", "build_view", "view_of"]
+
+QUESTION_KIND = "adr-question"
+
+
+@dataclass
+class AdrView:
+    """Records by key and node id, the term index over them, links and remembered questions."""
+
+    head: tuple[int, str]
+    records: dict[str, Node]
+    key_of: dict[str, str]
+    index: TermIndex
+    links: list[Edge]
+    trust: dict[str, Trust]
+    questions: list[Node]
+    question_index: TermIndex
+    successors: dict[str, list[Edge]] = field(default_factory=dict)
+    cache: dict[str, Any] = field(default_factory=dict)  # derived data others keep here
+
+    def __post_init__(self) -> None:
+        for edge in self.links:
+            old = self.key_of.get(edge.target)
+            if old is not None:
+                self.successors.setdefault(old, []).append(edge)
+
+    def order(self, key: str) -> tuple[str, str]:
+        """Sort key putting the newest record first."""
+        meta = self.records[key].metadata
+        date = str(meta.get("date") or "")
+        return (_invert(date), _invert(key))
+
+    def meta(self, key: str) -> dict[str, Any]:
+        return self.records[key].metadata
+
+
+def _invert(text: str) -> str:
+    return "".join(chr(0x10FFFF - ord(c)) for c in text)
+
+
+def _fields(node: Node) -> dict[str, str]:
+    meta = node.metadata
+    return {
+        "title": node.label,
+        "decision": node.rationale or "",
+        "body": str(meta.get("text") or ""),
+    }
+
+
+def _questions(graph: Graph) -> list[Node]:
+    return [
+        n
+        for n in graph.nodes(types=[NodeType.OBSERVATION])
+        if n.metadata.get("kind") == QUESTION_KIND
+    ]
+
+
+def build_view(graph: Graph) -> AdrView:
+    head = graph.store.head(graph.name)
+    records = record_nodes(graph)
+    questions = _questions(graph)
+    return AdrView(
+        head=head,
+        records=records,
+        key_of={node.id: key for key, node in records.items()},
+        index=TermIndex.build((key, _fields(node)) for key, node in records.items()),
+        links=adr_links(graph),
+        trust=rule_trust(graph),
+        questions=questions,
+        question_index=TermIndex.build((q.id, {"title": q.label}) for q in questions),
+    )
+
+
+_CACHE: dict[tuple[int, str, str], AdrView] = {}
+_LOCK = threading.Lock()
+_CACHE_SIZE = 8
+
+
+def view_of(graph: Graph) -> AdrView:
+    """The cached view of ``graph``, rebuilt when its ledger has moved on."""
+    if graph.as_of is not None:
+        return build_view(graph)
+    key = (id(graph.store), graph.store.url, graph.name)
+    head = graph.store.head(graph.name)
+    with _LOCK:
+        cached = _CACHE.get(key)
+    if cached is not None and cached.head == head:
+        return cached
+    view = build_view(graph)
+    with _LOCK:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = view
+    return view

@@ -1,0 +1,129 @@
+"""ADR commands: ingest folders, ask what stands, correct answers, show what was learnt, eval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from decisis.cli.state import get_state
+
+__all__ = ["register"]
+
+
+def ingest(
+    ctx: typer.Context,
+    folders: Annotated[list[Path], typer.Argument(help="ADR folders, or folders of them.")],
+) -> None:
+    """Read ADR folders into the graph; re-running adds events only for changed records."""
+    from decisis.adr.ingest import ingest as run
+
+    state = get_state(ctx)
+    report = run(state.graph, *folders)
+    if state.json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    typer.echo(
+        f"{len(report.added)} added, {len(report.updated)} updated, "
+        f"{len(report.unchanged)} unchanged; {report.links_added} links proposed, "
+        f"{report.links_removed} withdrawn"
+    )
+    for problem in report.problems:
+        typer.echo(f"skipped {problem.path}: {problem.reason}", err=True)
+
+
+def ask(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="The question, in words.")],
+) -> None:
+    """What do we do about X today? The record that stands and what it replaced."""
+    from decisis.adr.answer import ask as run
+
+    state = get_state(ctx)
+    answer = run(state.graph, question)
+    if state.json:
+        typer.echo(json.dumps(answer.to_dict(), indent=2))
+        return
+    typer.echo(answer.text)
+    if answer.chain[1:]:
+        typer.echo("chain: " + " -> ".join(answer.chain))
+
+
+def correct(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="The question as asked.")],
+    key: Annotated[
+        str | None, typer.Argument(help="The record that answers it, or 'none'.")
+    ] = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Reverse the latest correction.")] = False,
+) -> None:
+    """Teach the right answer to a question (or 'none'); --undo reverses it."""
+    from decisis.adr import corrections
+
+    state = get_state(ctx)
+    if undo:
+        result = corrections.undo(state.graph, question)
+    else:
+        if key is None:
+            from decisis.errors import InvalidInput
+
+            raise InvalidInput("key", "is missing", "a record key such as team:012, or none")
+        target = None if key.lower() == "none" else key
+        result = corrections.correct(state.graph, question, target)
+    if state.json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    verb = "undid" if undo else "recorded"
+    typer.echo(
+        f"{verb}: {result.key or 'no record'} (was {result.was or 'no record'}); "
+        f"{len(result.confirmed)} links confirmed, {len(result.rejected)} rejected, "
+        f"{len(result.proposed)} proposed"
+    )
+
+
+def learned(ctx: typer.Context) -> None:
+    """Every inferred link: its trust, the rule that proposed it, the correction that moved it."""
+    from decisis.adr.learned import learned as run
+
+    state = get_state(ctx)
+    data = run(state.graph)
+    if state.json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    for name, rule in data["rules"].items():
+        typer.echo(
+            f"rule {name}: trust {rule['trust']:.2f} ({rule['successes']:g}/{rule['failures']:g})"
+        )
+    for link in data["links"]:
+        by = f"  corrected by: {link['corrected_by']}" if link["corrected_by"] else ""
+        typer.echo(
+            f"{link['old']} -> {link['new']}  {link['rule']} {link['state']} "
+            f"{link['confidence']:.2f}{by}"
+        )
+
+
+def eval_(
+    ctx: typer.Context,
+    questions: Annotated[Path, typer.Argument(help="Questions, one JSON object a line.")],
+    corpus: Annotated[list[Path], typer.Option("--corpus", help="ADR folder(s) to ask.")],
+    orders: Annotated[int, typer.Option("--orders", help="Shuffled orders to run.")] = 5,
+) -> None:
+    """Score decisis and baselines on a question set, test-then-train over shuffled orders."""
+    from decisis.evaluation import evaluate, load_questions, summarise, to_json, to_table
+
+    state = get_state(ctx)
+    outcomes = evaluate(load_questions(questions), corpus, orders=orders)
+    summaries = summarise(outcomes)
+    if state.json:
+        typer.echo(to_json(summaries, orders=orders, questions=str(questions)))
+    else:
+        typer.echo(to_table(summaries))
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    for command in (ingest, ask, correct, learned):
+        app.command()(command)
+    app.command(name="eval")(eval_)

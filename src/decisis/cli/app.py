@@ -1,0 +1,121 @@
+"""The Typer app: global options, command registration, and the one place errors are translated.
+
+Every ``DecisisError`` a command raises ends here (``DecisisGroup.invoke``): a
+one-line ``error: ...`` in red on stderr, or with ``--json`` a JSON object
+``{"error": {"type", "message", "field", "allowed"}}`` on stdout; exit code 2.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from decisis.cli import adr, demo, ledger, reads, writes
+from decisis.cli.state import State
+from decisis.errors import AmbiguousId, DecisisError
+
+__all__ = ["EXIT_ERROR", "DecisisGroup", "app"]
+
+EXIT_ERROR = 2
+
+
+def _fail(exc: DecisisError, as_json: bool) -> NoReturn:
+    """Report an expected error and exit with ``EXIT_ERROR``."""
+    allowed = getattr(exc, "allowed", None)
+    if isinstance(exc, AmbiguousId):
+        allowed = ", ".join(exc.matches)
+    if as_json:
+        from decisis.cli.jsonout import emit, error_dict
+
+        emit(error_dict(type(exc).__name__, str(exc), getattr(exc, "field", None), allowed))
+    else:
+        from decisis.cli.render import print_error
+
+        print_error(str(exc))
+    raise typer.Exit(EXIT_ERROR)
+
+
+def _hoist_json(args: list[str]) -> list[str]:
+    """Let ``--json`` follow the command too (``decisis goals --json``): move it to the front."""
+    end = args.index("--") if "--" in args else len(args)
+    head, tail = args[:end], args[end:]
+    if "--json" not in head:
+        return args
+    return ["--json", *(arg for arg in head if arg != "--json"), *tail]
+
+
+class DecisisGroup(TyperGroup):
+    """The ``decisis`` command group; translates decisis errors for every subcommand."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return list(super().parse_args(ctx, _hoist_json(list(args))))
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DecisisError as exc:
+            state = ctx.find_object(State)
+            _fail(exc, bool(state and state.json))
+
+
+app = typer.Typer(
+    name="decisis",
+    cls=DecisisGroup,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from decisis import __version__
+
+        typer.echo(f"decisis {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _global_options(
+    ctx: typer.Context,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store",
+            envvar="DECISIS_STORE",
+            help="Store URL: sqlite:///path/to/file.db or memory://. "
+            "Default: .decisis/decisis.db found upward from the current directory.",
+        ),
+    ] = None,
+    graph: Annotated[
+        str,
+        typer.Option(
+            "--graph", envvar="DECISIS_GRAPH", help="Name of the graph in the store to work on."
+        ),
+    ] = "default",
+    json: Annotated[
+        bool,
+        typer.Option("--json", help="Print JSON for scripts and agents instead of tables."),
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Decision memory for AI agents: a typed decision graph over a hash-chained ledger.
+
+    Errors print as one line on stderr and exit with code 2 (with --json, as a
+    JSON object on stdout); `verify` exits 1 when the ledger is not intact.
+    """
+    state = State(store=store, graph_name=graph, json=json)
+    ctx.obj = state
+    ctx.call_on_close(state.close)
+
+
+for _module in (writes, reads, ledger, demo, adr):
+    _module.register(app)

@@ -1,0 +1,68 @@
+"""Pieces the command modules share: argument types, id shortening, small parsers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from decisis.errors import InvalidInput
+from decisis.model import EdgeType, NodeStatus, NodeType
+
+if TYPE_CHECKING:
+    from decisis.graph import Graph
+
+__all__ = [
+    "DepthOpt",
+    "EdgeTypesOpt",
+    "IdArg",
+    "LimitOpt",
+    "choices",
+    "parse_json_object",
+    "short_ids",
+]
+
+
+def choices(enum: Iterable[Any]) -> str:
+    """The values of an enum, for help texts."""
+    return ", ".join(member.value for member in enum)
+
+
+NODE_TYPES = choices(NodeType)
+EDGE_TYPES = choices(EdgeType)
+STATUSES = choices(NodeStatus)
+
+IdArg = Annotated[str, typer.Argument(metavar="ID", help="Node id, or any unique prefix of one.")]
+LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="How many to show, at most.")]
+DepthOpt = Annotated[int, typer.Option("--depth", help="How many hops to walk, at most.")]
+EdgeTypesOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--edge-type",
+        "-e",
+        help=f"Walk only edges of this type: {EDGE_TYPES}.",
+    ),
+]
+
+
+def short_ids(graph: Graph, ids: Iterable[str]) -> dict[str, str]:
+    """Each id's shortest unique prefix in ``graph``."""
+    return graph.short_ids(sorted(set(ids)))
+
+
+def parse_json_object(text: str | None, field: str) -> dict[str, Any] | None:
+    """Parse a ``--metadata`` style option; the model checks it is a JSON object."""
+    if text is None:
+        return None
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(field, f"is not JSON ({exc.msg})", "a JSON object") from None
+    if not isinstance(value, dict):
+        raise InvalidInput(
+            field, f"expected an object, got {type(value).__name__}", "a JSON object"
+        )
+    return value

@@ -1,0 +1,270 @@
+"""Commands that answer questions: show, current, why, impact, ancestors, descendants, path,
+goals, recent, search, at."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from decisis.cli.common import DepthOpt, EdgeTypesOpt, IdArg, LimitOpt, short_ids
+from decisis.cli.state import State, get_state
+from decisis.errors import NotFound
+from decisis.stores import DEFAULT_MAX_DEPTH
+
+if TYPE_CHECKING:
+    from decisis.graph import Graph
+    from decisis.model import Edge
+    from decisis.stores import Reached
+
+__all__ = ["register"]
+
+
+def _print_reached(state: State, title: str, reached: list[Reached]) -> None:
+    if state.json:
+        from decisis.cli.jsonout import emit, reached_dict
+
+        emit([reached_dict(r) for r in reached])
+        return
+    from decisis.cli.render import print_reached
+
+    ids = [r.node.id for r in reached] + [r.via for r in reached]
+    print_reached(title, reached, short_ids(state.graph, ids))
+
+
+def show(ctx: typer.Context, *, ref: IdArg) -> None:
+    """A node (or edge) with its edges in and out and its ledger history."""
+    state = get_state(ctx)
+    graph = state.graph
+    try:
+        node = graph.get(ref)
+    except NotFound:
+        _show_edge(state, ref)
+        return
+    edges, history = graph.edges(node.id), graph.history(node.id)
+    if state.json:
+        from decisis.cli.jsonout import emit, event_dict
+
+        edges_out = [e.to_dict() for e in edges if e.source == node.id]
+        edges_in = [e.to_dict() for e in edges if e.target == node.id]
+        events = [event_dict(e) for e in history]
+        emit({"node": node.to_dict(), "out": edges_out, "in": edges_in, "history": events})
+        return
+    from decisis.cli.render import print_edges, print_events, print_node
+
+    short = short_ids(graph, [node.id, *(e.id for e in edges), *_ends(edges)])
+    print_node(node, short)
+    print_edges("edges", edges, short)
+    print_events("history", history, short)
+
+
+def _ends(edges: list[Edge]) -> list[str]:
+    return [end for edge in edges for end in (edge.source, edge.target)]
+
+
+def _show_edge(state: State, ref: str) -> None:
+    edge = state.graph.get_edge(ref)
+    history = state.graph.history(edge.id)
+    if state.json:
+        from decisis.cli.jsonout import emit, event_dict
+
+        emit({"edge": edge.to_dict(), "history": [event_dict(e) for e in history]})
+        return
+    from decisis.cli.render import print_edges, print_events
+
+    short = short_ids(state.graph, [edge.id, edge.source, edge.target])
+    print_edges("edge", [edge], short)
+    print_events("history", history, short)
+
+
+def current(ctx: typer.Context, *, ref: IdArg) -> None:
+    """The decision that stands now in place of a node, and the supersession chain to it."""
+    state = get_state(ctx)
+    standing = state.graph.current(ref)
+    if state.json:
+        from decisis.cli.jsonout import emit, standing_dict
+
+        emit(standing_dict(standing))
+        return
+    from decisis.cli.render import print_standing
+
+    ids = [node.id for chain in standing.chains for node in chain]
+    print_standing(standing, short_ids(state.graph, ids))
+
+
+def why(ctx: typer.Context, *, ref: IdArg, depth: DepthOpt = DEFAULT_MAX_DEPTH) -> None:
+    """What led to a node: its ancestors along causal edges, nearest first."""
+    state = get_state(ctx)
+    _print_reached(state, "why", state.graph.why(ref, max_depth=depth))
+
+
+def impact(ctx: typer.Context, *, ref: IdArg, depth: DepthOpt = DEFAULT_MAX_DEPTH) -> None:
+    """What a node led to: its descendants along causal edges, nearest first."""
+    state = get_state(ctx)
+    _print_reached(state, "impact", state.graph.impact(ref, max_depth=depth))
+
+
+def ancestors(
+    ctx: typer.Context,
+    *,
+    ref: IdArg,
+    depth: DepthOpt = DEFAULT_MAX_DEPTH,
+    edge_type: EdgeTypesOpt = None,
+) -> None:
+    """Every node with a path to this one, along any edges (or only --edge-type ones)."""
+    state = get_state(ctx)
+    reached = state.graph.ancestors(ref, edge_types=edge_type or None, max_depth=depth)
+    _print_reached(state, "ancestors", reached)
+
+
+def descendants(
+    ctx: typer.Context,
+    *,
+    ref: IdArg,
+    depth: DepthOpt = DEFAULT_MAX_DEPTH,
+    edge_type: EdgeTypesOpt = None,
+) -> None:
+    """Every node this one has a path to, along any edges (or only --edge-type ones)."""
+    state = get_state(ctx)
+    reached = state.graph.descendants(ref, edge_types=edge_type or None, max_depth=depth)
+    _print_reached(state, "descendants", reached)
+
+
+def path(
+    ctx: typer.Context,
+    *,
+    source: Annotated[str, typer.Argument(help="Id of the node to start from.")],
+    target: Annotated[str, typer.Argument(help="Id of the node to reach.")],
+    depth: DepthOpt = DEFAULT_MAX_DEPTH,
+    edge_type: EdgeTypesOpt = None,
+) -> None:
+    """A shortest directed path from SOURCE to TARGET (nothing when there is none)."""
+    state = get_state(ctx)
+    nodes = state.graph.path_between(source, target, edge_types=edge_type or None, max_depth=depth)
+    if state.json:
+        from decisis.cli.jsonout import emit, nodes_list
+
+        emit(nodes_list(nodes))
+        return
+    from decisis.cli.render import print_path
+
+    print_path(nodes, short_ids(state.graph, [n.id for n in nodes]))
+
+
+def _goals_data(graph: Graph) -> list[dict[str, object]]:
+    from decisis.cli.jsonout import goal_tree_dict
+
+    return [goal_tree_dict(tree) for tree in graph.goal_trees()]
+
+
+def _print_goals(graph: Graph, namer: Graph) -> None:
+    """Goal trees of ``graph``, ids shortened among the ids of ``namer``."""
+    from decisis.cli.render import print_goal_trees
+
+    trees = graph.goal_trees()
+    ids = [t.goal.id for t in trees] + [n.id for t in trees for _, n in t.children]
+    print_goal_trees(trees, short_ids(namer, ids))
+
+
+def _print_recent(graph: Graph, namer: Graph, limit: int) -> None:
+    from decisis.cli.render import print_nodes
+
+    nodes = graph.recent_decisions(limit)
+    print_nodes("recent decisions", nodes, short_ids(namer, [n.id for n in nodes]))
+
+
+def goals(ctx: typer.Context) -> None:
+    """Active goals, each with its immediate children (options marked chosen or rejected)."""
+    state = get_state(ctx)
+    if state.json:
+        from decisis.cli.jsonout import emit
+
+        emit(_goals_data(state.graph))
+        return
+    _print_goals(state.graph, state.graph)
+
+
+def recent(ctx: typer.Context, *, limit: LimitOpt = 5) -> None:
+    """The most recent decisions, newest first."""
+    state = get_state(ctx)
+    if state.json:
+        from decisis.cli.jsonout import emit, nodes_list
+
+        emit(nodes_list(state.graph.recent_decisions(limit)))
+        return
+    _print_recent(state.graph, state.graph, limit)
+
+
+def search(
+    ctx: typer.Context,
+    *,
+    query: Annotated[str, typer.Argument(help="Words to look for in labels and rationale.")],
+    limit: LimitOpt = 10,
+) -> None:
+    """Full-text search over labels and rationale, best match first."""
+    state = get_state(ctx)
+    hits = state.graph.search(query, limit=limit)
+    if state.json:
+        from decisis.cli.jsonout import emit, hit_dict
+
+        emit([hit_dict(hit) for hit in hits])
+        return
+    from decisis.cli.render import print_hits
+
+    print_hits(hits, short_ids(state.graph, [hit.node.id for hit in hits]))
+
+
+def at(
+    ctx: typer.Context,
+    *,
+    timestamp: Annotated[
+        str, typer.Argument(help="ISO 8601 time, e.g. 2026-11-01 or 2026-11-01T12:00Z (UTC).")
+    ],
+    limit: LimitOpt = 5,
+    nodes: Annotated[
+        bool, typer.Option("--nodes", help="List every node of that view instead.")
+    ] = False,
+) -> None:
+    """The graph as it stood at TIMESTAMP: its active goals and recent decisions, or its nodes."""
+    state = get_state(ctx)
+    with state.graph.at(timestamp) as view:
+        if state.json:
+            _emit_view(view, limit, nodes)
+        else:
+            _print_view(view, state.graph, limit, nodes)
+
+
+def _emit_view(view: Graph, limit: int, all_nodes: bool) -> None:
+    from decisis.cli.jsonout import emit, nodes_list
+    from decisis.model import format_time
+
+    assert view.as_of is not None
+    data: dict[str, object] = {"as_of": format_time(view.as_of)}
+    if all_nodes:
+        data["nodes"] = nodes_list(view.nodes())
+    else:
+        data["goals"] = _goals_data(view)
+        data["recent"] = nodes_list(view.recent_decisions(limit))
+    emit(data)
+
+
+def _print_view(view: Graph, namer: Graph, limit: int, all_nodes: bool) -> None:
+    """The view's goals and recent decisions (or all its nodes), ids as ``namer`` shortens them."""
+    from decisis.cli.render import print_message, print_nodes
+
+    assert view.as_of is not None
+    print_message(f"as of {view.as_of:%Y-%m-%d %H:%M:%S} UTC", style="bold")
+    if all_nodes:
+        everything = view.nodes()
+        print_nodes("nodes", everything, short_ids(namer, [n.id for n in everything]))
+        return
+    _print_goals(view, namer)
+    _print_recent(view, namer, limit)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    for command in (show, current, why, impact, ancestors, descendants, path, goals, recent):
+        app.command()(command)
+    app.command()(search)
+    app.command()(at)

@@ -1,0 +1,333 @@
+"""Rich output for people. Every piece of user text goes through ``Text``, never markup.
+
+Ids are printed short: each function takes ``short``, a mapping from full id to the
+unique prefix ``Graph.short_ids`` gave it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from decisis.graph import GoalTree, Standing
+    from decisis.model import Edge, Event, Node
+    from decisis.stores import Reached, SearchHit
+    from decisis.stores.replay import VerifyReport
+
+__all__ = [
+    "console",
+    "print_change",
+    "print_edge_change",
+    "print_edges",
+    "print_error",
+    "print_events",
+    "print_goal_trees",
+    "print_hits",
+    "print_message",
+    "print_node",
+    "print_nodes",
+    "print_path",
+    "print_reached",
+    "print_standing",
+    "print_verify",
+]
+
+Short = Mapping[str, str]
+
+TYPE_STYLES = {
+    "goal": "bold magenta",
+    "decision": "bold cyan",
+    "option": "blue",
+    "action": "green",
+    "outcome": "yellow",
+    "observation": "white",
+    "revisit": "red",
+}
+STATUS_STYLES = {
+    "active": "green",
+    "completed": "blue",
+    "superseded": "dim",
+    "rejected": "red",
+}
+
+
+def console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def _sid(short: Short, record_id: str) -> str:
+    return short.get(record_id, record_id[:8])
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
+def _node_text(node: Node, short: Short, *, status: bool = True) -> Text:
+    from rich.text import Text
+
+    text = Text()
+    text.append(_sid(short, node.id), style="bold yellow")
+    text.append(" ")
+    text.append(node.type.value, style=TYPE_STYLES.get(node.type.value, ""))
+    text.append(": ")
+    text.append(node.label)
+    if status:
+        text.append(" (")
+        text.append(node.status.value, style=STATUS_STYLES.get(node.status.value, ""))
+        text.append(")")
+    return text
+
+
+def print_message(message: str, *, style: str = "") -> None:
+    from rich.text import Text
+
+    console().print(Text(message, style=style), soft_wrap=True)
+
+
+def print_error(message: str) -> None:
+    from rich.text import Text
+
+    console(stderr=True).print(Text(f"error: {message}", style="bold red"), soft_wrap=True)
+
+
+def _node_table(title: str | None, *extra: str) -> Table:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    for name in ("id", "type", "label", "status", *extra):
+        table.add_column(name, overflow="fold")
+    return table
+
+
+def _node_cells(node: Node, short: Short) -> list[Text | str]:
+    from rich.text import Text
+
+    return [
+        Text(_sid(short, node.id), style="bold yellow"),
+        Text(node.type.value, style=TYPE_STYLES.get(node.type.value, "")),
+        Text(node.label),
+        Text(node.status.value, style=STATUS_STYLES.get(node.status.value, "")),
+    ]
+
+
+def print_nodes(title: str, nodes: Sequence[Node], short: Short) -> None:
+    """Nodes as a table: id, type, label, status, confidence, when recorded."""
+    if not nodes:
+        print_message(f"{title}: none", style="dim")
+        return
+    table = _node_table(title, "confidence", "recorded (UTC)")
+    for node in nodes:
+        confidence = "" if node.confidence is None else f"{node.confidence:g}"
+        table.add_row(*_node_cells(node, short), confidence, _when(node.recorded_at))
+    console().print(table)
+
+
+def print_reached(title: str, reached: Sequence[Reached], short: Short) -> None:
+    """Traversal results: each node with its depth and the hop that reached it."""
+    if not reached:
+        print_message(f"{title}: none", style="dim")
+        return
+    table = _node_table(title, "depth", "via")
+    for item in reached:
+        via = f"{item.edge_type.value} {_sid(short, item.via)}"
+        table.add_row(*_node_cells(item.node, short), str(item.depth), via)
+    console().print(table)
+
+
+def print_hits(hits: Sequence[SearchHit], short: Short) -> None:
+    if not hits:
+        print_message("no matches", style="dim")
+        return
+    table = _node_table("matches", "score")
+    for hit in hits:
+        table.add_row(*_node_cells(hit.node, short), f"{hit.score:.3g}")
+    console().print(table)
+
+
+def print_path(nodes: Sequence[Node], short: Short) -> None:
+    from rich.text import Text
+
+    if not nodes:
+        print_message("no path", style="dim")
+        return
+    line = Text()
+    for index, node in enumerate(nodes):
+        if index:
+            line.append(" -> ", style="dim")
+        line.append_text(_node_text(node, short, status=False))
+    console().print(line, soft_wrap=True)
+
+
+def _child_text(edge: Edge, node: Node, short: Short) -> Text:
+    from rich.text import Text
+
+    text = _node_text(node, short, status=False)
+    if edge.type.value in {"chosen", "rejected"}:
+        style = STATUS_STYLES["active" if edge.type.value == "chosen" else "rejected"]
+        tag = Text(f"[{edge.type.value}] ", style=style)
+    else:
+        tag = Text(f"[{node.status.value}] ", style=STATUS_STYLES.get(node.status.value, ""))
+    return tag + text
+
+
+def print_goal_trees(trees: Sequence[GoalTree], short: Short) -> None:
+    """Each active goal as a small tree of its immediate children."""
+    from rich.tree import Tree
+
+    if not trees:
+        print_message("no active goals", style="dim")
+        return
+    out = console()
+    for tree in trees:
+        root = Tree(_node_text(tree.goal, short))
+        for edge, child in tree.children:
+            root.add(_child_text(edge, child, short))
+        out.print(root)
+
+
+def print_standing(standing: Standing, short: Short) -> None:
+    """``A (superseded 2026-11-29) -> B (stands)``, one line per chain."""
+    from rich.text import Text
+
+    out = console()
+    for chain in standing.chains:
+        line = Text()
+        for index, node in enumerate(chain):
+            if index:
+                line.append(" -> ", style="dim")
+            line.append_text(_node_text(node, short, status=False))
+            if index == len(chain) - 1:
+                line.append(" (stands)", style="bold green")
+            else:
+                since = node.valid_until.strftime("%Y-%m-%d") if node.valid_until else "?"
+                line.append(f" (superseded {since})", style="dim")
+        out.print(line, soft_wrap=True)
+    if not standing.superseded:
+        out.print(Text("never superseded", style="dim"))
+
+
+def print_node(node: Node, short: Short) -> None:
+    """One node's fields, one per line."""
+    from rich.table import Table
+    from rich.text import Text
+
+    out = console()
+    out.print(_node_text(node, short))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim")
+    grid.add_column(overflow="fold")
+    rows = [
+        ("id", node.id),
+        ("confidence", "" if node.confidence is None else f"{node.confidence:g}"),
+        ("rationale", node.rationale or ""),
+        ("agent", node.agent or ""),
+        ("valid", f"{_when(node.valid_from)} .. {_when(node.valid_until)}".rstrip(". ")),
+        ("recorded", _when(node.recorded_at)),
+        ("updated", _when(node.updated_at)),
+        ("metadata", _compact(node.metadata) if node.metadata else ""),
+        ("tombstoned", f"{_when(node.tombstoned_at)} {node.tombstone_reason or ''}".strip()),
+    ]
+    for name, value in rows:
+        if value:
+            grid.add_row(name, Text(value))
+    out.print(grid)
+
+
+def _compact(data: object) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+def print_edges(title: str, edges: Sequence[Edge], short: Short) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    if not edges:
+        print_message(f"{title}: none", style="dim")
+        return
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    for name in ("id", "source", "type", "target", "state", "rationale"):
+        table.add_column(name, overflow="fold")
+    for edge in edges:
+        table.add_row(
+            Text(_sid(short, edge.id), style="yellow"),
+            _sid(short, edge.source),
+            Text(edge.type.value, style="bold"),
+            _sid(short, edge.target),
+            edge.state.value,
+            Text(edge.rationale or ""),
+        )
+    console().print(table)
+
+
+def print_events(title: str, events: Sequence[Event], short: Short) -> None:
+    """Ledger entries: seq, time, kind, entity and the start of the checksum."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if not events:
+        print_message(f"{title}: none", style="dim")
+        return
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    for name in ("seq", "at (UTC)", "kind", "entity", "checksum", "tombstoned"):
+        table.add_column(name, overflow="fold")
+    for event in events:
+        table.add_row(
+            str(event.seq),
+            event.at.strftime("%Y-%m-%d %H:%M:%S"),
+            event.kind.value,
+            Text(_sid(short, event.entity), style="yellow"),
+            event.checksum[:15],
+            Text(event.invalidated_reason or ""),
+        )
+    console().print(table)
+
+
+def print_verify(report: VerifyReport) -> None:
+    """The verdict of ``verify``: how many events were checked, or where it breaks."""
+    from rich.text import Text
+
+    if report.ok:
+        console().print(Text(f"ok: ledger intact, {report.events} events checked", style="green"))
+        return
+    out = console()
+    out.print(
+        Text(
+            f"FAILED: the ledger breaks at seq {report.first_bad_seq} "
+            f"({report.events} events read)",
+            style="bold red",
+        )
+    )
+    for problem in report.problems:
+        out.print(Text(f"  - {problem}", style="red"))
+
+
+def print_change(verb: str, node: Node, short: Short) -> None:
+    """``added 01jc2k3m decision: Use JWT tokens (active)``."""
+    from rich.text import Text
+
+    line = Text(f"{verb} ", style="bold")
+    line.append_text(_node_text(node, short))
+    console().print(line, soft_wrap=True)
+
+
+def print_edge_change(verb: str, edge: Edge, short: Short) -> None:
+    """``linked 01jc2k3m -enables-> 01jc2k4p (edge 01jc2k5q)``."""
+    from rich.text import Text
+
+    line = Text(f"{verb} ", style="bold")
+    line.append(_sid(short, edge.source), style="bold yellow")
+    line.append(f" -{edge.type.value}-> ")
+    line.append(_sid(short, edge.target), style="bold yellow")
+    line.append(f" (edge {_sid(short, edge.id)})", style="dim")
+    console().print(line, soft_wrap=True)

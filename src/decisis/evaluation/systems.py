@@ -1,0 +1,115 @@
+"""The four systems an evaluation compares, behind one small interface.
+
+(a) ``fulltext``: the store's full-text search, top hit, the record pasted whole.
+(b) ``no-graph``: decisis's own start points, then each record's "superseded by" note
+    chased in a dictionary, plus a memory of corrected questions: a strong baseline
+    that has everything but the graph of proposed links and their trust.
+(c) ``decisis-static``: decisis with learning off.
+(d) ``decisis``: decisis learning from each correction.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from decisis.adr.answer import ask, decide
+from decisis.adr.corrections import correct
+from decisis.adr.start import QUESTION_MATCH, start_points
+from decisis.adr.tokens import count_tokens
+from decisis.adr.view import view_of
+from decisis.evaluation.questions import Question
+from decisis.graph import Graph
+from decisis.model import EdgeType, LinkState
+from decisis.search.fulltext import fulltext_rank
+from decisis.search.terms import TermIndex
+
+__all__ = ["Decisis", "FullTextTop", "NoGraph", "System"]
+
+
+class System(Protocol):
+    name: str
+
+    def ask(self, text: str) -> tuple[str | None, int]:
+        """The key answered (or ``None``) and the answer's length in tokens."""
+        ...
+
+    def learn(self, question: Question) -> None: ...
+
+
+class FullTextTop:
+    name = "fulltext"
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def ask(self, text: str) -> tuple[str | None, int]:
+        view = view_of(self.graph)
+        for node_id in fulltext_rank(self.graph, text, 5):
+            key = view.key_of.get(node_id)
+            if key is not None:
+                node = view.records[key]
+                return key, count_tokens(f"{node.label}\n{view.meta(key).get('text') or ''}")
+        return None, 0
+
+    def learn(self, question: Question) -> None:
+        return None
+
+
+class NoGraph:
+    """Start points, a dictionary of stated replacements, and remembered corrections."""
+
+    name = "no-graph"
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.memory: list[tuple[str, str | None]] = []
+        self.index = TermIndex.build([])
+        view = view_of(graph)
+        self.replaced_by: dict[str, str] = {}
+        for edge in graph.edges(types=[EdgeType.SUPERSEDES]):
+            if edge.state is LinkState.STATED and edge.metadata.get("rule") == "status-line":
+                old, new = view.key_of.get(edge.target), view.key_of.get(edge.source)
+                if old and new:
+                    self.replaced_by[old] = new
+
+    def _remembered(self, text: str) -> tuple[bool, str | None]:
+        hits = self.index.search(text, limit=1)
+        if hits and hits[0].coverage >= QUESTION_MATCH:
+            return True, self.memory[self.index.positions[hits[0].doc]][1]
+        return False, None
+
+    def ask(self, text: str) -> tuple[str | None, int]:
+        found, key = self._remembered(text)
+        view = view_of(self.graph)
+        if not found:
+            points = start_points(self.graph, view, text)
+            points.fused = [f for f in points.fused if "questions" not in f.votes]
+            answer = decide(view, points, text, walk_links=False)
+            key = answer.answer
+            seen = set()
+            while key is not None and key in self.replaced_by and key not in seen:
+                seen.add(key)
+                key = self.replaced_by[key]
+        if key is None:
+            return None, count_tokens("No decision on record answers this.")
+        node = view.records[key]
+        return key, count_tokens(f"{key} {node.label}: {view.meta(key).get('summary') or ''}")
+
+    def learn(self, question: Question) -> None:
+        self.memory.append((question.question, question.expected))
+        self.index = TermIndex.build((str(i), {"title": q}) for i, (q, _) in enumerate(self.memory))
+
+
+class Decisis:
+    def __init__(self, graph: Graph, *, learning: bool) -> None:
+        self.graph = graph
+        self.learning = learning
+        self.name = "decisis" if learning else "decisis-static"
+
+    def ask(self, text: str) -> tuple[str | None, int]:
+        answer = ask(self.graph, text)
+        return answer.answer, answer.tokens
+
+    def learn(self, question: Question) -> None:
+        if self.learning:
+            correct(self.graph, question.question, question.expected)

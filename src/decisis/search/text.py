@@ -1,0 +1,289 @@
+"""Words as ranking sees them: lower case, stop words out, a light suffix strip.
+
+Queries and records go through the same function, so the crude stemming only has to
+be consistent, not linguistically right: ``pipelines``/``pipeline`` and
+``scaling``/``scaled``/``scale`` meet; ``kubernetes`` becomes ``kubernete`` on both
+sides, which is fine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["STOP_WORDS", "stem", "terms", "words"]
+
+_URL = re.compile(r"https?://\S+|\]\([^)\s]*\)")
+_DATE = re.compile(r"^\d{1,4}([-/.])\d{1,2}\1\d{1,4}$")
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[.\-_/][a-z0-9+#]+)*")
+
+# Function words, question words and words every decision record uses ("we", "use",
+# "should", "decision"): they say nothing about which record answers a question.
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "aren't",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "done",
+        "down",
+        "during",
+        "each",
+        "either",
+        "else",
+        "etc",
+        "ever",
+        "every",
+        "few",
+        "for",
+        "from",
+        "further",
+        "get",
+        "gets",
+        "getting",
+        "give",
+        "given",
+        "go",
+        "going",
+        "got",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "isn't",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "keep",
+        "kept",
+        "let",
+        "like",
+        "made",
+        "make",
+        "many",
+        "may",
+        "me",
+        "might",
+        "more",
+        "most",
+        "much",
+        "must",
+        "my",
+        "myself",
+        "need",
+        "needs",
+        "new",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "one",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "per",
+        "really",
+        "same",
+        "say",
+        "says",
+        "shall",
+        "she",
+        "should",
+        "so",
+        "some",
+        "still",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "thing",
+        "things",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "us",
+        "use",
+        "used",
+        "uses",
+        "using",
+        "very",
+        "via",
+        "want",
+        "was",
+        "way",
+        "we",
+        "well",
+        "were",
+        "what",
+        "when",
+        "where",
+        "whether",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+        "yes",
+        "yet",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "adr",
+        "adrs",
+        "decision",
+        "decisions",
+        "decide",
+        "decided",
+        "record",
+        "records",
+        "status",
+        "accepted",
+        "proposed",
+        "context",
+        "consequences",
+        "today",
+        "currently",
+        "current",
+        "team",
+        "teams",
+        "going",
+        "allowed",
+        "able",
+        "instead",
+        "rather",
+        "right",
+        "since",
+        "already",
+        "anyone",
+        "anything",
+        "everything",
+        "something",
+    ]
+)
+
+
+def stem(word: str) -> str:
+    """Strip common English inflections so that forms of one word meet."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, replacement in (
+        ("ies", "y"),
+        ("sses", "ss"),
+        ("ing", ""),
+        ("edly", ""),
+        ("ed", ""),
+        ("es", "e"),
+        ("s", ""),
+    ):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words of ``text`` (dotted and dashed compounds kept whole)."""
+    return _WORD.findall(_URL.sub(" ", text.lower()))
+
+
+def _parts(word: str) -> Iterable[str]:
+    yield word
+    if any(sep in word for sep in ".-_/"):
+        for part in re.split(r"[.\-_/]+", word):
+            if part and part != word:
+                yield part
+
+
+def terms(text: str) -> list[str]:
+    """The content terms of ``text``, stemmed, in order, repeats kept.
+
+    A compound (``build-and-release``, ``gov.uk``) gives itself and its parts, so a
+    question that writes it apart still meets it.
+    """
+    out: list[str] = []
+    for word in words(text):
+        for part in _parts(word):
+            if part in STOP_WORDS or len(part) < 2 or part.isdigit() or _DATE.match(part):
+                continue
+            out.append(stem(part))
+    return out

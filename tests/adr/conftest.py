@@ -1,0 +1,42 @@
+"""Fixtures for the ADR reading tests: the shared corpus and a helper to write records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "adr-corpus"
+
+WriteFn = Callable[[str, "str | bytes"], Path]
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    assert CORPUS.is_dir(), f"the shared ADR corpus is missing at {CORPUS}"
+    return CORPUS
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> Path:
+    """An empty ADR folder called ``team``: its records get ``team:<number>`` keys."""
+    folder = tmp_path / "team"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def write(team: Path) -> WriteFn:
+    """Write ``content`` (text, or bytes as they are) to ``team/<name>`` and return the path."""
+
+    def _write(name: str, content: str | bytes) -> Path:
+        path = team / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return path
+
+    return _write

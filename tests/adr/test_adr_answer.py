@@ -1,0 +1,71 @@
+"""Answering on the real corpus and on records written here, and learning from corrections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import decisis
+from decisis.adr.answer import ask
+from decisis.adr.corrections import correct, undo
+from decisis.adr.ingest import ingest
+from decisis.adr.learned import learned
+
+
+@pytest.fixture(scope="module")
+def graph(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[decisis.Graph]:
+    path = tmp_path_factory.mktemp("ask") / "g.db"
+    with decisis.open(f"sqlite:///{path}") as g:
+        ingest(g, corpus)
+        yield g
+
+
+def test_stated_supersession_is_walked_to_what_stands(tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-use-jenkins.md").write_text(
+        "# 1. Use Jenkins for builds\n\nDate: 2019-01-01\n\n## Status\n\n"
+        "Superseded by [2](002-use-github-actions.md)\n\n## Decision\n\n"
+        "We run every build on a Jenkins server that we host.\n",
+        encoding="utf-8",
+    )
+    (team / "002-use-github-actions.md").write_text(
+        "# 2. Use GitHub Actions\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nWorkflows run on hosted runners.\n",
+        encoding="utf-8",
+    )
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, team)
+        answer = ask(g, "Do we run our builds on a Jenkins server?")
+    assert answer.answer == "team:002" and answer.chain == ["team:001", "team:002"]
+    assert "team:001" in answer.text and "2019-01-01" in answer.text and answer.tokens <= 150
+    assert {"answer", "chain", "text", "tokens", "confidence"} <= set(answer.to_dict())
+
+
+def test_nothing_on_record_abstains(graph: decisis.Graph) -> None:
+    answer = ask(graph, "What is the dress code for the summer party?")
+    assert answer.answer is None and answer.chain == []
+
+
+def test_correction_is_remembered_and_undone(tmp_path: Path, corpus: Path) -> None:
+    with decisis.open(f"sqlite:///{tmp_path / 'c.db'}") as g:
+        ingest(g, corpus)
+        question = "What is the dress code for the summer party?"
+        before = g.store.head(g.name)[0]
+        correct(g, question, "cloud-platform:013")
+        assert ask(g, question).answer == "cloud-platform:013"
+        assert g.store.head(g.name)[0] > before
+        undo(g, question)
+        assert ask(g, question).answer is None
+        assert g.verify().ok
+        assert "rules" in learned(g)
+
+
+def test_correction_to_none_makes_the_question_abstain(tmp_path: Path, corpus: Path) -> None:
+    with decisis.open("memory://") as g:
+        ingest(g, corpus)
+        question = "Which AWS region should new GOV.UK infrastructure go in?"
+        correct(g, question, None)
+        assert ask(g, question).answer is None

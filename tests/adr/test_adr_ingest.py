@@ -1,0 +1,118 @@
+"""Ingest: records into nodes, proposed links into supersedes edges, idempotent, on both stores."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import decisis
+from decisis.adr.ingest import adr_links, ingest, record_nodes
+from decisis.model import LinkState, NodeStatus
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def graph(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[decisis.Graph]:
+    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path / 'g.db'}"
+    with decisis.open(url) as g:
+        yield g
+
+
+RECORD = """# {n}. {title}
+
+Date: 2020-0{n}-01
+
+## Status
+
+{status}
+
+## Context
+
+{context}
+
+## Decision
+
+{decision}
+"""
+
+
+def _write(
+    folder: Path,
+    n: int,
+    title: str,
+    decision: str,
+    status: str = "Accepted",
+    context: str = "We need to choose.",
+) -> Path:
+    path = folder / f"{n:03d}-{title.lower().replace(' ', '-')}.md"
+    path.write_text(
+        RECORD.format(n=n, title=title, status=status, context=context, decision=decision),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_corpus_ingests_with_stated_links_and_is_idempotent(
+    graph: decisis.Graph, corpus: Path
+) -> None:
+    report = ingest(graph, corpus)
+    assert len(report.added) == 132 and report.problems == []
+    nodes = record_nodes(graph)
+    assert nodes["cloud-platform:012"].metadata["date"] == "2019-06-01"
+    links = {
+        (e.metadata["old"], e.metadata["new"], e.metadata["rule"]): e for e in adr_links(graph)
+    }
+    stated = links[("cloud-platform:021", "cloud-platform:036", "status-line")]
+    assert stated.state is LinkState.STATED
+    seq, _ = graph.store.head(graph.name)
+    again = ingest(graph, corpus)
+    assert again.added == [] and again.links_added == 0 and len(again.unchanged) == 132
+    assert graph.store.head(graph.name)[0] == seq
+    assert graph.verify().ok
+
+
+def test_changed_record_is_one_update_and_bad_file_is_skipped(
+    graph: decisis.Graph, tmp_path: Path
+) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    _write(team, 1, "Use Postgres", "We will use Postgres for storage.")
+    path = _write(team, 2, "Use Redis", "We will use Redis for caching.")
+    (team / "003-broken.md").write_bytes(b"\x00\x01\x02binary")
+    first = ingest(graph, team)
+    assert sorted(first.added) == ["team:001", "team:002"]
+    assert [p.path.name for p in first.problems] == ["003-broken.md"]
+    seq = graph.store.head(graph.name)[0]
+    path.write_text(path.read_text().replace("caching", "sessions"), encoding="utf-8")
+    second = ingest(graph, team)
+    assert second.updated == ["team:002"]
+    assert graph.store.head(graph.name)[0] == seq + 1
+
+
+def test_proposed_links_keep_status_and_may_form_cycles(
+    graph: decisis.Graph, tmp_path: Path
+) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    _write(
+        team,
+        1,
+        "Queue with RabbitMQ",
+        "We will run RabbitMQ. See ADR 2.",
+        context="Messaging between services with RabbitMQ queues, RabbitMQ brokers.",
+    )
+    _write(
+        team,
+        2,
+        "Queue with Kafka",
+        "We replace RabbitMQ with Kafka; ADR 1 is superseded.",
+        status="Accepted (replaces ADR 1)",
+    )
+    ingest(graph, team)
+    nodes = record_nodes(graph)
+    assert all(n.status is NodeStatus.ACTIVE for n in nodes.values())
+    assert any(
+        e.metadata["old"] == "team:001" and e.metadata["new"] == "team:002"
+        for e in adr_links(graph)
+    )

@@ -1,0 +1,197 @@
+"""The commands on a real SQLite file: round trips, JSON forms, trees, time travel, demo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_support import ENV, Cli
+from typer.testing import CliRunner
+
+import decisis
+from decisis.cli.app import app
+
+
+def test_init_creates_the_store_here_and_is_found_from_below(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = runner.invoke(app, ["init"], env=ENV)
+    assert first.exit_code == 0, first.output
+    assert (tmp_path / ".decisis" / "decisis.db").is_file()
+    assert str(tmp_path / ".decisis" / "decisis.db") in first.stdout
+    again = runner.invoke(app, ["--json", "init"], env=ENV)
+    assert again.exit_code == 0
+    assert '"created": false' in again.stdout
+    below = tmp_path / "src" / "deep"
+    below.mkdir(parents=True)
+    monkeypatch.chdir(below)
+    added = runner.invoke(app, ["add", "goal", "Found from below"], env=ENV)
+    assert added.exit_code == 0, added.output
+    with decisis.open(f"sqlite:///{tmp_path / '.decisis' / 'decisis.db'}") as graph:
+        assert [n.label for n in graph.active_goals()] == ["Found from below"]
+
+
+def test_without_a_store_the_error_says_to_run_init(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["goals"], env=ENV)
+    assert result.exit_code == 2
+    assert "decisis init" in result.stderr and "--store" in result.stderr
+    assert not (tmp_path / ".decisis").exists()
+
+
+def test_add_supersede_current_round_trip(cli: Cli, story: dict[str, str]) -> None:
+    standing = cli.json("current", story["first"])
+    assert standing["superseded"] is True
+    assert [n["id"] for n in standing["standing"]] == [story["second"]]
+    assert [[n["id"] for n in chain] for chain in standing["chains"]] == [
+        [story["first"], story["second"]]
+    ]
+    text = cli("current", story["first"]).stdout
+    assert "Use JWT tokens (superseded " in text
+    assert "-> " in text and "Use server sessions (stands)" in text
+    assert "never superseded" in cli("current", story["second"]).stdout
+
+
+def test_add_prints_the_node_as_json(cli: Cli) -> None:
+    node = cli.json(
+        "add", "goal", "Ship v1", "--confidence", "0.5", "--metadata", '{"pr": 42}', "--agent", "a1"
+    )
+    assert node["type"] == "goal" and node["label"] == "Ship v1"
+    assert node["confidence"] == 0.5 and node["metadata"] == {"pr": 42} and node["agent"] == "a1"
+    assert set(node) >= {"id", "status", "recorded_at", "valid_from", "rationale"}
+
+
+def test_decision_with_options_records_chosen_and_rejected(cli: Cli, story: dict[str, str]) -> None:
+    shown = cli.json("show", story["first"])
+    kinds = sorted(edge["type"] for edge in shown["out"])
+    assert kinds == ["chosen", "leads_to", "rejected"]
+    assert [edge["type"] for edge in shown["in"]] == ["leads_to", "supersedes"]
+    assert [event["kind"] for event in shown["history"]] == ["node.added", "superseded"]
+
+
+def test_every_read_verb_prints_json(cli: Cli, story: dict[str, str]) -> None:
+    goal, first, outcome = story["goal"], story["first"], story["outcome"]
+    why = cli.json("why", outcome)
+    assert {r["node"]["id"] for r in why} >= {first, goal}
+    assert set(why[0]) == {"node", "depth", "via", "edge_type"}
+    assert why[0] == {"node": why[0]["node"], "depth": 1, "via": outcome, "edge_type": "leads_to"}
+    assert outcome in {r["node"]["id"] for r in cli.json("impact", goal)}
+    assert outcome in {r["node"]["id"] for r in cli.json("descendants", goal, "--depth", "2")}
+    only = cli.json("ancestors", outcome, "--edge-type", "leads_to", "--depth", "1")
+    assert [r["node"]["id"] for r in only] == [first]
+    assert [n["id"] for n in cli.json("path", goal, outcome)] == [goal, first, outcome]
+    assert cli.json("path", outcome, goal) == []
+    recent = cli.json("recent", "--limit", "1")
+    assert [n["id"] for n in recent] == [story["second"]]
+    assert any(hit["node"]["id"] == first for hit in cli.json("search", "JWT"))
+    assert cli.json("graphs") == ["default"]
+    log = cli.json("log", "--limit", "3")
+    assert [e["seq"] for e in log] == [
+        cli.event_count() - 2,
+        cli.event_count() - 1,
+        cli.event_count(),
+    ]
+
+
+def test_goals_tree_labels_chosen_and_rejected_edges(cli: Cli) -> None:
+    goal = cli.add("goal", "Pick a database")
+    cli.add("option", "PostgreSQL", "--parent", goal, "--edge-type", "chosen")
+    cli.add("option", "MongoDB", "--parent", goal, "--edge-type", "rejected")
+    cli.add("action", "Write the schema", "--parent", goal, "--status", "completed")
+    text = cli("goals").stdout
+    assert "Pick a database" in text
+    assert "[chosen]" in text and "PostgreSQL" in text
+    assert "[rejected]" in text and "MongoDB" in text
+    assert "[completed]" in text and "Write the schema" in text
+    trees = cli.json("goals")
+    assert [c["edge"]["type"] for c in trees[0]["children"]] == ["chosen", "rejected", "leads_to"]
+
+
+def test_ids_print_short_and_short_prefixes_are_accepted(cli: Cli, story: dict[str, str]) -> None:
+    goal = story["goal"]
+    with decisis.open(cli.store) as graph:
+        short = graph.short_ids([goal])[goal]
+    assert len(short) < len(goal)
+    assert f"{short} goal: Implement auth" in cli("goals").stdout
+    assert cli.json("show", short)["node"]["id"] == goal
+    assert cli.json("show", short.upper())["node"]["id"] == goal
+
+
+def test_ambiguous_and_unknown_prefixes_are_clear_errors(cli: Cli, story: dict[str, str]) -> None:
+    ambiguous = cli("show", story["goal"][:2])
+    assert ambiguous.exit_code == 2
+    assert "ambiguous" in ambiguous.stderr and "type more characters" in ambiguous.stderr
+    error = cli.json("show", story["goal"][:2], code=2)["error"]
+    assert error["type"] == "AmbiguousId" and story["goal"] in error["allowed"]
+    unknown = cli("show", "zzzzzz")
+    assert unknown.exit_code == 2 and "no node or edge 'zzzzzz'" in unknown.stderr
+    assert cli.json("why", "zzzzzz", code=2)["error"]["type"] == "NotFound"
+
+
+def test_update_and_tombstone(cli: Cli, story: dict[str, str]) -> None:
+    updated = cli.json(
+        "update", story["second"], "--label", "Use Redis sessions", "--confidence", "1"
+    )
+    assert updated["label"] == "Use Redis sessions" and updated["confidence"] == 1.0
+    done = cli.json("tombstone", story["outcome"], "--reason", "recorded by mistake")
+    assert done == {"tombstoned": story["outcome"], "reason": "recorded by mistake"}
+    assert story["outcome"] not in {r["node"]["id"] for r in cli.json("impact", story["goal"])}
+    assert cli.json("verify")["ok"] is True
+
+
+def test_link_joins_two_nodes(cli: Cli, story: dict[str, str]) -> None:
+    edge = cli.json(
+        "link", story["outcome"], story["second"], "influenced", "--rationale", "lesson"
+    )
+    assert edge["type"] == "influenced" and edge["source"] == story["outcome"]
+    assert "-enables->" in cli("link", story["goal"], story["outcome"], "enables").stdout
+
+
+def test_at_shows_the_graph_as_it_stood(cli: Cli, story: dict[str, str]) -> None:
+    past = cli.json("at", "2000-01-01")
+    assert past["as_of"].startswith("2000-01-01T00:00:00") and past["goals"] == []
+    now = cli.json("at", "2999-01-01T12:00Z")
+    assert [tree["goal"]["id"] for tree in now["goals"]] == [story["goal"]]
+    assert story["second"] in {n["id"] for n in now["recent"]}
+    listed = cli.json("at", "2999-01-01", "--nodes")
+    assert story["goal"] in {n["id"] for n in listed["nodes"]}
+    text = cli("at", "2999-01-01").stdout
+    assert "as of 2999-01-01 00:00:00 UTC" in text and "Implement auth" in text
+
+
+def test_memory_store_and_named_graphs(cli: Cli, runner: CliRunner) -> None:
+    result = runner.invoke(app, ["--store", "memory://", "--json", "add", "goal", "x"], env=ENV)
+    assert result.exit_code == 0, result.output
+    cli.add("goal", "in a", graph="a")
+    cli.add("goal", "in b", graph="b")
+    assert cli.json("graphs") == ["a", "b"]
+    assert [t["goal"]["label"] for t in cli.json("goals", graph="b")] == ["in b"]
+
+
+def test_demo_runs_twice_on_its_own_file(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = runner.invoke(app, ["demo"], env=ENV)
+    assert first.exit_code == 0, first.output
+    assert (tmp_path / "decisis-demo.db").is_file()
+    for expected in ("Authenticate users", "(stands)", "ok: ledger intact", "graph 'demo'"):
+        assert expected in first.stdout
+    second = runner.invoke(app, ["--json", "demo"], env=ENV)
+    assert second.exit_code == 0, second.output
+    data: dict[str, Any] = json.loads(second.stdout)
+    assert data["graph"] == "demo-2" and data["verify"]["ok"] is True
+    assert data["current"]["superseded"] is True and data["why"]
+
+
+def test_json_flag_may_follow_the_command(cli: Cli, story: dict[str, str]) -> None:
+    result = cli("goals", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[0]["goal"]["id"] == story["goal"]
+    label = cli("--json", "add", "goal", "--", "--json")
+    assert label.exit_code == 0 and '"label": "--json"' in label.stdout

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from decisis.search.fusion import fuse
+from decisis.search.terms import TermIndex
+from decisis.search.text import terms
+
+
+def test_terms_drop_stop_words_dates_and_urls() -> None:
+    got = terms("Should we use the pipelines? See https://x.org/a on 2020-01-02 for gov.uk")
+    assert got == ["pipelin", "see", "gov.uk", "gov", "uk"]
+
+
+def test_index_ranks_rare_words_and_reports_coverage() -> None:
+    index = TermIndex.build(
+        [("a", {"title": "Use Kafka", "body": "queues"}), ("b", {"title": "Use Postgres"})]
+    )
+    hits = index.search("Do we use Kafka queues?")
+    assert hits[0].doc == "a" and hits[0].coverage == 1.0
+
+
+def test_fusion_adds_weighted_reciprocal_ranks() -> None:
+    fused = fuse({"x": ["a", "b"], "y": ["b"]}, {"x": 1.0, "y": 1.0})
+    assert fused[0].doc == "b" and fused[0].votes == {"x": 2, "y": 1}
