@@ -34,7 +34,17 @@ G = "g"  # the graph most tests write to
 BACKENDS: dict[str, Callable[[Path], Store]] = {
     "memory": lambda tmp: open_store("memory://"),
     "sqlite": lambda tmp: open_store(f"sqlite:///{tmp}/t.db"),
+    "postgres": lambda tmp: _postgres(),
 }
+
+
+def _postgres() -> Store:
+    """A store in a throwaway schema on ``DECISIS_TEST_POSTGRES_URL``; fails (not skips)
+    when no server answers, or without the ``postgres`` extra."""
+    from tests.stores.postgres.server import ThrowawayStore
+
+    return ThrowawayStore()
+
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -43,8 +43,15 @@ def _open_sqlite(url: str) -> Store:
     return SQLiteStore.from_url(url)
 
 
+def _open_postgres(url: str) -> Store:
+    from decisis.stores.postgres import PostgresStore  # MissingExtra without psycopg
+
+    return PostgresStore.from_url(url)
+
+
 register_backend("memory", _open_memory)
 register_backend("sqlite", _open_sqlite)
+register_backend("postgresql", _open_postgres)
 
 
 def open_store(url: str) -> Store:

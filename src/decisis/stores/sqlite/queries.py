@@ -163,10 +163,13 @@ def nodes(
     return [node_from_row(row) for row in conn.execute(" ".join(sql), params).fetchall()]
 
 
-_ENDPOINT = {
+# Without ANALYZE statistics SQLite takes ``graph = ?`` for selective and would walk the
+# (graph, id) index for the ORDER BY; ``+e.id`` and one direction per query keep it on
+# the endpoint index (0.1 ms instead of 300 ms at a million edges).
+_DIRECTIONS: tuple[Direction, ...] = ("out", "in")
+_ENDPOINT: dict[Direction | None, str] = {
     "out": "AND e.source = :node",
     "in": "AND e.target = :node",
-    None: "AND (e.source = :node OR e.target = :node)",
 }
 
 
@@ -181,6 +184,21 @@ def edges(
     include_tombstoned: bool,
 ) -> list[Edge]:
     """An edge shows when it and both its endpoints show (not tombstoned, valid at as_of)."""
+    if node is not None and direction is None:
+        both = [
+            edge
+            for way in _DIRECTIONS
+            for edge in edges(
+                conn,
+                graph,
+                node=node,
+                direction=way,
+                types=types,
+                as_of=as_of,
+                include_tombstoned=include_tombstoned,
+            )
+        ]
+        return sorted(both, key=lambda edge: edge.id)
     sql = [
         f"SELECT {_EDGE_COLUMNS} FROM edges e",
         "JOIN nodes s ON s.graph = e.graph AND s.id = e.source",
@@ -199,7 +217,7 @@ def edges(
     if as_of is not None:
         sql.append(f"AND {valid_at('e')} AND {valid_at('s')} AND {valid_at('t')}")
         params["as_of"] = format_time(as_of)
-    sql.append("ORDER BY e.id")
+    sql.append("ORDER BY +e.id" if node is not None else "ORDER BY e.id")
     return [edge_from_row(row) for row in conn.execute(" ".join(sql), params).fetchall()]
 
 

@@ -172,7 +172,7 @@ def path_between(
             return []
         path = [source]
         step = f"""
-            SELECT MIN(e.target) FROM edges e
+            SELECT MIN(e.target) FROM edges e INDEXED BY edges_by_source
             CROSS JOIN temp.walk w ON w.id = e.target AND w.depth = :closer
             CROSS JOIN nodes n ON n.graph = :graph AND n.id = e.target
             WHERE e.graph = :graph AND e.source = :current AND {filt.sql}

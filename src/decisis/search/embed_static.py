@@ -1,0 +1,126 @@
+"""The default embedder: a static token table distilled from all-MiniLM-L6-v2, run with numpy.
+
+A transformer gives the best vectors but needs torch and a model download; neither is
+allowed on a fresh, offline machine. A static model keeps one vector per vocabulary
+token, made by running each token through the transformer once
+(``scripts/distill_embedder.py``); a text's vector is then the mean of its tokens'
+rows. That is a lookup and a sum: about a millisecond per question, no torch, no
+network, and an 8 MB table shipped in the package (``decisis/data/static-minilm``, with
+its Apache-2.0 licence and NOTICE).
+
+Files of a model folder:
+
+- ``vocab.txt``: one WordPiece token a line; the line number is the row;
+- ``vectors.npz``: ``vectors`` (int8, rows x dim) and ``scales`` (float32, one a row;
+  the row's value is ``vectors[i] * scales[i]``, with the SIF weight folded in);
+- ``config.json``: ``format`` (``decisis-static/1``), ``name``, ``fingerprint``, ``dim``,
+  ``rows``, ``unk_token`` and how it was made.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Sequence
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from decisis.errors import InvalidInput
+from decisis.search.embed_wordpiece import WordPieceTokenizer
+
+__all__ = ["FORMAT", "StaticEmbedder", "load_static_embedder"]
+
+FORMAT = "decisis-static/1"
+
+
+class StaticEmbedder:
+    """Looks tokens up in a table and returns the normalised mean of their rows."""
+
+    def __init__(
+        self,
+        name: str,
+        vectors: NDArray[Any],
+        scales: NDArray[np.float32],
+        tokenizer: WordPieceTokenizer,
+    ):
+        if vectors.ndim != 2 or scales.shape != (vectors.shape[0],):
+            raise InvalidInput("vectors", "expected rows x dim with one scale per row")
+        self._name = name
+        self._vectors = vectors
+        self._scales = scales.astype(np.float32, copy=False)
+        self._tokenizer = tokenizer
+
+    @property
+    def name(self) -> str:
+        """``static-minilm:<fingerprint>``: changes whenever the table does."""
+        return self._name
+
+    @property
+    def dim(self) -> int:
+        """Vector length (256 for the shipped table)."""
+        return int(self._vectors.shape[1])
+
+    def token_ids(self, text: str) -> NDArray[np.int64]:
+        """The table rows a text uses; unknown pieces are left out rather than averaged in."""
+        unk = self._tokenizer.unk_id
+        return np.fromiter((i for i in self._tokenizer.ids(text) if i != unk), dtype=np.int64)
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """One unit row per text: the scale-weighted sum of its tokens' rows, normalised."""
+        if isinstance(texts, str):
+            raise InvalidInput("texts", "expected a sequence of strings, got one string")
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            ids = self.token_ids(text)
+            if ids.size:
+                out[row] = self._scales[ids] @ self._vectors[ids].astype(np.float32)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    @classmethod
+    def from_folder(cls, folder: Traversable) -> StaticEmbedder:
+        """Load a model folder written by ``scripts/distill_embedder.py``."""
+        try:
+            config = json.loads(folder.joinpath("config.json").read_text(encoding="utf-8"))
+            vocab = folder.joinpath("vocab.txt").read_text(encoding="utf-8").splitlines()
+            with (
+                folder.joinpath("vectors.npz").open("rb") as fh,
+                np.load(fh, allow_pickle=False) as arrays,
+            ):
+                vectors, scales = arrays["vectors"], arrays["scales"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise InvalidInput(
+                "embedder", f"{folder} is not a readable static model: {exc}"
+            ) from exc
+        if config.get("format") != FORMAT:
+            raise InvalidInput("embedder", f"{folder}: format {config.get('format')!r}", FORMAT)
+        if vectors.shape != (len(vocab), config["dim"]):
+            raise InvalidInput(
+                "embedder", f"{folder}: table {vectors.shape} does not fit {len(vocab)} tokens"
+            )
+        unk = config.get("unk_token", "[UNK]")
+        if unk not in vocab:
+            raise InvalidInput("embedder", f"{folder}: unknown-token {unk!r} is not in vocab.txt")
+        tokenizer = WordPieceTokenizer.from_lines(vocab, unk_token=unk)
+        name = f"{config['name']}:{config['fingerprint']}"
+        return cls(name, vectors, scales, tokenizer)
+
+
+@functools.cache
+def _packaged() -> StaticEmbedder:
+    """The shipped table, loaded once per process (about 8 MB, a few milliseconds)."""
+    return StaticEmbedder.from_folder(files("decisis").joinpath("data", "static-minilm"))
+
+
+def load_static_embedder(path: str | os.PathLike[str] | None = None) -> StaticEmbedder:
+    """The shipped model (cached), or the model folder at ``path``."""
+    if path is None:
+        return _packaged()
+    return StaticEmbedder.from_folder(Path(path))

@@ -1,0 +1,148 @@
+"""How records and events map to PostgreSQL rows, and the SQL fragments the queries share.
+
+Column lists are the SQLite backend's (one record shape for every SQL store) and
+constants, never user input, so composing them into SQL text is safe; every
+value travels as a bound parameter. Times are ``timestamptz`` and come back as
+UTC ``datetime`` values (the pool sets each session's time zone to UTC).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, TypeVar
+
+from decisis.errors import IntegrityError
+from decisis.model import Edge, EdgeType, Event, EventKind, LinkState, Node, NodeStatus, NodeType
+from decisis.stores.sqlite.rows import EDGE_FIELDS, NODE_FIELDS, canonical_json
+
+__all__ = [
+    "EDGE_COLUMNS",
+    "EDGE_FIELDS",
+    "EVENT_COLUMNS",
+    "NODE_COLUMNS",
+    "NODE_FIELDS",
+    "canonical_json",
+    "columns",
+    "edge_from_row",
+    "edge_values",
+    "event_from_row",
+    "node_from_row",
+    "node_values",
+    "utc",
+    "valid_at",
+]
+
+EVENT_COLUMNS = (
+    "graph, seq, kind, entity, payload, at, prev_checksum, checksum, "
+    "invalidated_at, invalidated_reason"
+)
+_TIMES = ("recorded_at", "updated_at", "valid_from", "valid_until", "tombstoned_at")
+R = TypeVar("R", Node, Edge)
+
+
+def columns(alias: str, fields: Sequence[str]) -> str:
+    """``n.id, n.type, …``: a select list for ``fields`` of the table aliased ``alias``."""
+    return ", ".join(f"{alias}.{name}" for name in fields)
+
+
+NODE_COLUMNS = columns("n", NODE_FIELDS)
+EDGE_COLUMNS = columns("e", EDGE_FIELDS)
+
+
+def valid_at(alias: str, param: str = "as_of") -> str:
+    """SQL for ``Node.valid_at``: known by then, and holding in the world then."""
+    a, t = alias, f"%({param})s"
+    return (
+        f"({a}.recorded_at <= {t} AND {a}.valid_from <= {t}"
+        f" AND ({a}.valid_until IS NULL OR {t} < {a}.valid_until))"
+    )
+
+
+def utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(UTC)
+
+
+def _values(record: Node | Edge, fields: Sequence[str]) -> list[Any]:
+    out: list[Any] = []
+    for name in fields:
+        value = getattr(record, name)
+        if isinstance(value, Enum):
+            value = value.value
+        elif name == "metadata":
+            value = canonical_json(value)
+        out.append(value)
+    return out
+
+
+def node_values(node: Node) -> list[Any]:
+    """The node's column values in ``NODE_FIELDS`` order."""
+    return _values(node, NODE_FIELDS)
+
+
+def edge_values(edge: Edge) -> list[Any]:
+    """The edge's column values in ``EDGE_FIELDS`` order."""
+    return _values(edge, EDGE_FIELDS)
+
+
+def _trusted(cls: type[R], fields: Sequence[str], row: Sequence[Any]) -> R:
+    """Build a record from a row without re-running the model's validation.
+
+    Rows are written only from validated records, and re-validating every read
+    would dominate large traversals. A value that cannot be converted back (only
+    tampering makes one) is an ``IntegrityError``.
+    """
+    data = dict(zip(fields, row, strict=False))
+    try:
+        for name in _TIMES:
+            data[name] = utc(data[name])
+        data["metadata"] = {} if data["metadata"] == "{}" else json.loads(data["metadata"])
+        if cls is Node:
+            data["type"], data["status"] = NodeType(data["type"]), NodeStatus(data["status"])
+        else:
+            data["type"], data["state"] = EdgeType(data["type"]), LinkState(data["state"])
+    except (TypeError, ValueError) as exc:
+        what = cls.__name__.lower()
+        raise IntegrityError(f"{what} {data['id']} has an unreadable row: {exc}") from exc
+    record = object.__new__(cls)
+    for name, value in data.items():
+        object.__setattr__(record, name, value)
+    return record
+
+
+def node_from_row(row: Sequence[Any]) -> Node:
+    """A node from a row whose first columns are ``NODE_FIELDS``."""
+    return _trusted(Node, NODE_FIELDS, row)
+
+
+def edge_from_row(row: Sequence[Any]) -> Edge:
+    """An edge from a row whose first columns are ``EDGE_FIELDS``."""
+    return _trusted(Edge, EDGE_FIELDS, row)
+
+
+def event_from_row(row: Sequence[Any]) -> Event:
+    """An event from a row selected with ``EVENT_COLUMNS``, exactly as stored.
+
+    A row that cannot be read (bad kind or JSON) is an ``IntegrityError`` naming
+    its ``seq``: only tampering or corruption makes one.
+    """
+    graph, seq, kind, entity, payload, at, prev, checksum, inv_at, inv_reason = row
+    try:
+        return Event(
+            graph=graph,
+            seq=int(seq),
+            kind=EventKind(kind),
+            entity=entity,
+            payload=json.loads(payload),
+            at=at.astimezone(UTC),
+            prev_checksum=prev,
+            checksum=checksum,
+            invalidated_at=utc(inv_at),
+            invalidated_reason=inv_reason,
+        )
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise IntegrityError(
+            f"ledger entry {seq} of graph {graph!r} is unreadable: {exc}", seq
+        ) from exc

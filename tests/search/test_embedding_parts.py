@@ -1,0 +1,68 @@
+"""The pieces under the embedders: BERT-uncased tokenization and the no-model fallback."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+import numpy as np
+import pytest
+
+from decisis.errors import InvalidInput
+from decisis.search import get_embedder
+from decisis.search.embed_hashing import HashingEmbedder
+from decisis.search.embed_wordpiece import WordPieceTokenizer, basic_tokenize
+
+VOCAB = files("decisis").joinpath("data", "static-minilm", "vocab.txt")
+TOKENS = VOCAB.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> WordPieceTokenizer:
+    return WordPieceTokenizer.from_lines(TOKENS)
+
+
+def _pieces(tok: WordPieceTokenizer, text: str) -> list[str]:
+    return [TOKENS[i] for i in tok.ids(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Use Kubernetes, not EC2!", ["use", "kubernetes", ",", "not", "ec2", "!"]),
+        ("Café  naïve\tRÉSUMÉ", ["cafe", "naive", "resume"]),
+        ("dev/staging/prod", ["dev", "/", "staging", "/", "prod"]),
+        ("a\x00b\x7fc\ufffdd", ["abcd"]),
+        ("東京 office", ["東", "京", "office"]),
+        ("", []),
+    ],
+)
+def test_basic_tokenize_follows_bert_uncased(text: str, words: list[str]) -> None:
+    assert basic_tokenize(text) == words
+
+
+def test_wordpiece_cuts_longest_prefix_first(tokenizer: WordPieceTokenizer) -> None:
+    assert _pieces(tokenizer, "Kubernetes clusters") == ["ku", "##ber", "##net", "##es", "clusters"]
+    assert _pieces(tokenizer, "x" * 101) == ["[UNK]"]
+    assert _pieces(tokenizer, "\u2603") == ["[UNK]"]
+    assert tokenizer.ids("Terraform") == tokenizer.ids("terraform")  # cached path agrees
+
+
+def test_hashing_fallback_is_normalised_and_deterministic() -> None:
+    texts = ["deploy pipeline", "deployment pipelines", "pizza recipe", "", "the and of"]
+    first = get_embedder("hashing").embed(texts)
+    again = HashingEmbedder().embed(texts)
+    assert first.dtype == np.float32 and first.shape == (5, 512)
+    assert np.array_equal(first, again)
+    assert np.allclose(np.linalg.norm(first[:3], axis=1), 1.0, atol=1e-5)
+    assert not first[3].any() and not first[4].any()  # nothing but stop words
+    assert first[0] @ first[1] > first[0] @ first[2] + 0.2
+
+
+def test_hashing_dim_is_an_option_and_named() -> None:
+    small = get_embedder("hashing", dim=64)
+    assert small.dim == 64 and small.name == "hashing:64:v1"
+    assert small.embed(["one", "two"]).shape == (2, 64)
+    with pytest.raises(InvalidInput):
+        HashingEmbedder(dim=4)
+    with pytest.raises(InvalidInput):
+        small.embed("one string")
