@@ -14,7 +14,7 @@ EXPECTED_COMMANDS = {
     "init", "add", "link", "update", "supersede", "tombstone", "show", "current", "why",
     "impact", "ancestors", "descendants", "path", "goals", "recent", "search", "at",
     "verify", "log", "graphs", "export", "import", "demo",
-    "ingest", "ask", "correct", "learned", "eval", "copy", "think",
+    "ingest", "ask", "correct", "learned", "eval", "copy", "think", "mcp",
 }  # fmt: skip
 
 

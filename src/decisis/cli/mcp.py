@@ -47,7 +47,9 @@ def mcp(
         config = AgentConfig(store=url, graph=state.graph_name, agent=agent)
         memory = AgentMemory.open(config)
         if not memory.enabled:
-            typer.echo(f"warning: decisis tools are disabled: {memory.tools.disabled_reason}", err=True)
+            typer.echo(
+                f"warning: decisis tools are disabled: {memory.tools.disabled_reason}", err=True
+            )
     try:
         run(memory, http=http, host=host, port=port)
     finally:

@@ -1,0 +1,35 @@
+"""decisis for agents: decision tools, the context summary, per-run recording, API adapters.
+
+    memory = AgentMemory.open({"store": "sqlite:///decisions.db"})
+    system = memory.system_prompt("You are a careful engineer.")
+    tools = openai_tools()                      # or anthropic_tools()
+    reply = dispatch(memory.tools, tool_call)   # the message that carries the result back
+
+Needs pydantic (the tool schemas are generated from its models).
+"""
+
+from __future__ import annotations
+
+from decisis.agent.adapters import anthropic_tools, dispatch, dispatch_all, openai_tools
+from decisis.agent.config import AgentConfig, AgentMemory, validate_config
+from decisis.agent.context import build_context
+from decisis.agent.recorder import Recorder, Run
+from decisis.agent.tools import TOOLS, Toolbox, ToolResult, ToolSpec, tool_names
+
+__all__ = [
+    "TOOLS",
+    "AgentConfig",
+    "AgentMemory",
+    "Recorder",
+    "Run",
+    "ToolResult",
+    "ToolSpec",
+    "Toolbox",
+    "anthropic_tools",
+    "build_context",
+    "dispatch",
+    "dispatch_all",
+    "openai_tools",
+    "tool_names",
+    "validate_config",
+]

@@ -1,0 +1,198 @@
+"""What each decision tool does: validated arguments in, a small JSON-able dict out.
+
+Handlers raise ``DecisisError`` for anything the caller got wrong; the toolbox turns
+that into a tool error result in one place (``decisis.agent.tools.Toolbox.call``).
+Ids in every output are short prefixes, as people see them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from decisis.agent.schemas import (
+    AddGoal,
+    CorrectDecision,
+    CurrentDecision,
+    FindDecisions,
+    QueryDecisions,
+    RecordDecision,
+    RecordOutcome,
+    SupersedeDecision,
+)
+from decisis.errors import NotFound
+from decisis.graph import Graph
+from decisis.model import Node, NodeType
+
+__all__ = [
+    "RUN_KIND",
+    "SHORT_ID_LENGTH",
+    "add_goal",
+    "agent_decisions",
+    "correct_decision",
+    "current_decision",
+    "find_decisions",
+    "node_dicts",
+    "query_decisions",
+    "record_decision",
+    "record_outcome",
+    "short_ids",
+    "supersede_decision",
+]
+
+
+# Ten characters are the millisecond; three more keep a prefix handed to an agent unique
+# as the graph grows (git-style shortest prefixes grow, and an old one turns ambiguous).
+SHORT_ID_LENGTH = 13
+RUN_KIND = "agent-run"  # decisions the per-run recorder writes: not shown as the agent's own
+
+
+def short_ids(graph: Graph, ids: Sequence[str]) -> dict[str, str]:
+    """Prefixes an agent can keep using across turns."""
+    if not ids:
+        return {}
+    return graph.store.short_ids(graph.name, list(ids), min_length=SHORT_ID_LENGTH)
+
+
+def agent_decisions(graph: Graph, limit: int) -> tuple[list[Node], int]:
+    """The newest ``limit`` decisions, run records left out, and how many there are."""
+    wanted = [
+        n for n in graph.nodes(types=[NodeType.DECISION]) if n.metadata.get("kind") != RUN_KIND
+    ]
+    wanted.reverse()
+    return wanted[:limit], len(wanted)
+
+
+def node_dicts(graph: Graph, nodes: Sequence[Node]) -> list[dict[str, Any]]:
+    """Nodes as the agent sees them: short id, type, label, status, and what else is set."""
+    short = short_ids(graph, [n.id for n in nodes])
+    out = []
+    for node in nodes:
+        item: dict[str, Any] = {
+            "id": short.get(node.id, node.id),
+            "type": node.type.value,
+            "label": node.label,
+            "status": node.status.value,
+        }
+        if node.confidence is not None:
+            item["confidence"] = node.confidence
+        if node.rationale:
+            item["rationale"] = node.rationale
+        out.append(item)
+    return out
+
+
+def _one(graph: Graph, node: Node) -> dict[str, Any]:
+    return node_dicts(graph, [node])[0]
+
+
+def add_goal(graph: Graph, args: AddGoal) -> dict[str, Any]:
+    goal = graph.add_goal(args.label, rationale=args.rationale, confidence=args.confidence)
+    return {"goal": _one(graph, goal)}
+
+
+def record_decision(graph: Graph, args: RecordDecision) -> dict[str, Any]:
+    decision = graph.record_decision(
+        args.label,
+        goal=args.goal_id,
+        chosen=args.chosen,
+        rejected=args.rejected,
+        rationale=args.rationale,
+        confidence=args.confidence,
+    )
+    options = [node for _, node in graph.children(decision.id) if node.type.value == "option"]
+    return {"decision": _one(graph, decision), "options": node_dicts(graph, options)}
+
+
+def record_outcome(graph: Graph, args: RecordOutcome) -> dict[str, Any]:
+    outcome = graph.record_outcome(
+        args.label,
+        decision=args.decision_id,
+        rationale=args.rationale,
+        confidence=args.confidence,
+    )
+    return {"outcome": _one(graph, outcome)}
+
+
+def query_decisions(graph: Graph, args: QueryDecisions) -> dict[str, Any]:
+    """One read of the graph, chosen by ``kind``; traversals are capped at ``limit`` nodes."""
+    kind, ref = args.kind, args.id or ""
+    if kind == "active_goals":
+        nodes = graph.active_goals()
+    elif kind == "recent":
+        nodes, total = agent_decisions(graph, args.limit)
+        found = {"kind": kind, "nodes": node_dicts(graph, nodes)}
+        return found | ({"not_shown": total - len(nodes)} if total > len(nodes) else {})
+    elif kind == "path":
+        nodes = graph.path_between(ref, args.target_id or "")
+    elif kind == "current":
+        standing = graph.current(ref)
+        return {
+            "node": _one(graph, standing.node),
+            "superseded": standing.superseded,
+            "standing": node_dicts(graph, standing.standing),
+        }
+    else:
+        walk = {"ancestors": graph.ancestors, "descendants": graph.descendants, "why": graph.why}
+        nodes = [reached.node for reached in walk[kind](ref)]
+    shown = nodes[: args.limit]
+    result: dict[str, Any] = {"kind": kind, "nodes": node_dicts(graph, shown)}
+    if len(nodes) > len(shown):
+        result["not_shown"] = len(nodes) - len(shown)
+    return result
+
+
+def supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]:
+    """Replace a decision; with ``new_label`` the replacement is recorded first."""
+    old = graph.get(args.old_id)
+    if args.new_id is not None:
+        new = graph.get(args.new_id)
+    else:
+        new = graph.record_decision(args.new_label or "", rationale=args.rationale)
+    graph.supersede(old.id, new.id, rationale=args.rationale)
+    return {"superseded": _one(graph, graph.get(old.id)), "standing": _one(graph, new)}
+
+
+def current_decision(graph: Graph, args: CurrentDecision) -> dict[str, Any]:
+    """The record that stands on a question (ADR answering), or an abstention."""
+    from decisis.adr.answer import ask
+
+    answer = ask(graph, args.question)
+    return {
+        "answer": answer.answer,
+        "text": answer.text,
+        "chain": answer.chain,
+        "confidence": round(answer.confidence, 4),
+    }
+
+
+def find_decisions(graph: Graph, args: FindDecisions) -> dict[str, Any]:
+    hits = graph.search(args.search, limit=args.limit)
+    items = node_dicts(graph, [hit.node for hit in hits])
+    for item, hit in zip(items, hits, strict=True):
+        item["score"] = round(hit.score, 4)
+    return {"hits": items}
+
+
+def _record_key(graph: Graph, ref: str) -> str:
+    """The ADR record key for a key, a node id or a prefix of one."""
+    from decisis.adr.view import view_of
+
+    view = view_of(graph)
+    if ref in view.records:
+        return ref
+    node_id = graph.resolve(ref)
+    key = view.key_of.get(node_id)
+    if key is None:
+        raise NotFound("decision record", ref, graph.name)
+    return key
+
+
+def correct_decision(graph: Graph, args: CorrectDecision) -> dict[str, Any]:
+    """Teach the answering which record answers a question (or that none does)."""
+    from decisis.adr.corrections import correct
+
+    ref = args.correct_decision_id
+    key = _record_key(graph, ref) if ref else None
+    done = correct(graph, args.question, key)
+    return {"question": done.question, "answer": done.key, "was": done.was}

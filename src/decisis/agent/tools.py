@@ -1,0 +1,220 @@
+"""The decision tools as typed specs, and the toolbox that runs them without ever raising.
+
+A ``ToolSpec`` is a name, a description, an arguments model (its JSON Schema is what
+models see) and a handler. ``Toolbox.call`` is the one place where a bad call or a
+``DecisisError`` becomes a ``ToolResult`` with ``is_error`` set, whose text says what
+was wrong and what is allowed, so an agent's loop never breaks on a tool::
+
+    box = Toolbox(decisis.open("sqlite:///d.db"))
+    box.call("add_goal", {"label": "Ship auth"}).text   # '{"goal": {"id": "0193a1b2", ...}}'
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from decisis.agent import handlers
+from decisis.agent.schemas import (
+    AddGoal,
+    CorrectDecision,
+    CurrentDecision,
+    FindDecisions,
+    QueryDecisions,
+    RecordDecision,
+    RecordOutcome,
+    SupersedeDecision,
+    ToolArgs,
+    json_schema,
+)
+from decisis.errors import AmbiguousId, DecisisError
+from decisis.graph import Graph
+
+__all__ = ["TOOLS", "ToolResult", "ToolSpec", "Toolbox", "error_result", "tool_names"]
+
+log = logging.getLogger("decisis.agent")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: what a model sees (name, description, schema) and the handler behind it."""
+
+    name: str
+    description: str
+    args: type[ToolArgs]
+    handler: Callable[[Graph, Any], dict[str, Any]]
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return json_schema(self.args)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What a tool call gave back: JSON-able ``data`` and the same as ``text`` for a model."""
+
+    name: str
+    data: dict[str, Any]
+    is_error: bool = False
+    text: str = field(default="", init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", json.dumps(self.data, ensure_ascii=False, default=str))
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "add_goal",
+        "Record a goal you are working towards. Returns its id for later decisions.",
+        AddGoal,
+        handlers.add_goal,
+    ),
+    ToolSpec(
+        "record_decision",
+        "Record a decision you made, optionally under a goal, with the options you chose and "
+        "rejected. Record it before you build on it.",
+        RecordDecision,
+        handlers.record_decision,
+    ),
+    ToolSpec(
+        "record_outcome",
+        "Record what came of a decision (a result, a failure, a measurement).",
+        RecordOutcome,
+        handlers.record_outcome,
+    ),
+    ToolSpec(
+        "query_decisions",
+        "Read the decision graph: active_goals, recent decisions, path between two nodes, "
+        "ancestors, descendants, why (what led to a node), current (what replaced it).",
+        QueryDecisions,
+        handlers.query_decisions,
+    ),
+    ToolSpec(
+        "supersede_decision",
+        "Replace a decision by another (existing, or new by label); the old one stops standing.",
+        SupersedeDecision,
+        handlers.supersede_decision,
+    ),
+    ToolSpec(
+        "current_decision",
+        "Ask the team's decision records what stands today on a question; answers with the "
+        "standing record and what it replaced, or says that no record answers.",
+        CurrentDecision,
+        handlers.current_decision,
+    ),
+    ToolSpec(
+        "find_decisions",
+        "Full-text search over recorded goals, decisions and outcomes.",
+        FindDecisions,
+        handlers.find_decisions,
+    ),
+    ToolSpec(
+        "correct_decision",
+        "Tell the decision records which record really answers a question (or null for none), "
+        "so the next answer is right.",
+        CorrectDecision,
+        handlers.correct_decision,
+    ),
+)
+
+
+def tool_names() -> list[str]:
+    return [spec.name for spec in TOOLS]
+
+
+def _describe_args(model: type[ToolArgs]) -> str:
+    """``label (string, required), goal_id (string)``: what a tool accepts, for error text."""
+    schema = json_schema(model)
+    required = set(schema.get("required", []))
+    parts = []
+    for name, prop in schema.get("properties", {}).items():
+        kinds = [prop.get("type")] + [p.get("type") for p in prop.get("anyOf", [])]
+        kind = "/".join(str(k) for k in kinds if k and k != "null") or "value"
+        if "enum" in prop:
+            kind = "one of " + "|".join(str(v) for v in prop["enum"])
+        parts.append(f"{name} ({kind}{', required' if name in required else ''})")
+    return ", ".join(parts)
+
+
+def error_result(name: str, exc: BaseException) -> ToolResult:
+    """A ``DecisisError`` (or a refused argument) as a tool error naming field and allowed."""
+    field_name = getattr(exc, "field", None)
+    allowed = getattr(exc, "allowed", None)
+    if isinstance(exc, AmbiguousId):
+        allowed = ", ".join(exc.matches)
+    error = {"type": type(exc).__name__, "message": str(exc)}
+    if field_name:
+        error["field"] = field_name
+    if allowed:
+        error["allowed"] = allowed
+    return ToolResult(name, {"error": error}, is_error=True)
+
+
+def _validation_result(spec: ToolSpec, exc: ValidationError) -> ToolResult:
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(part) for part in err["loc"]) or "arguments"
+        problems.append(f"{where}: {err['msg']}")
+    error = {
+        "type": "InvalidArguments",
+        "message": f"{spec.name}: " + "; ".join(problems),
+        "allowed": _describe_args(spec.args),
+    }
+    return ToolResult(spec.name, {"error": error}, is_error=True)
+
+
+def _parse(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
+    if arguments is None or arguments == "":
+        return {}
+    if isinstance(arguments, str):
+        arguments = json.loads(arguments)
+    if not isinstance(arguments, Mapping):
+        raise TypeError("arguments must be a JSON object")
+    return dict(arguments)
+
+
+class Toolbox:
+    """The decision tools bound to one graph; disabled (but answering) when there is none."""
+
+    def __init__(self, graph: Graph | None, *, disabled_reason: str | None = None) -> None:
+        self.graph = graph
+        self.disabled_reason = disabled_reason if graph is None else None
+        self.specs: dict[str, ToolSpec] = {spec.name: spec for spec in TOOLS}
+
+    @property
+    def enabled(self) -> bool:
+        return self.graph is not None
+
+    def _bad(self, name: str, message: str, allowed: str) -> ToolResult:
+        error = {"type": "InvalidArguments", "message": message, "allowed": allowed}
+        return ToolResult(name, {"error": error}, is_error=True)
+
+    def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> ToolResult:
+        """Run one tool call; every failure comes back as an error result, never raised."""
+        spec = self.specs.get(name)
+        if spec is None:
+            return self._bad(name, f"no tool named {name!r}", ", ".join(self.specs))
+        if self.graph is None:
+            reason = self.disabled_reason or "no store is configured"
+            error = {"type": "ToolsDisabled", "message": f"decisis tools are disabled: {reason}"}
+            return ToolResult(name, {"error": error}, is_error=True)
+        try:
+            raw = _parse(arguments)
+        except (ValueError, TypeError) as exc:
+            return self._bad(name, f"arguments are not a JSON object: {exc}", "a JSON object")
+        try:
+            args = spec.args.model_validate(raw)
+        except ValidationError as exc:
+            return _validation_result(spec, exc)
+        try:
+            return ToolResult(name, spec.handler(self.graph, args))
+        except DecisisError as exc:
+            return error_result(name, exc)
+        except Exception as exc:  # the agent's loop must survive a bug or a broken store
+            log.exception("decisis tool %s failed", name)
+            return error_result(name, exc)

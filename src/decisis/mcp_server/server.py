@@ -1,0 +1,88 @@
+"""The MCP server: the decision tools and the context summary over stdio or streamable HTTP.
+
+Built on the official SDK's ``MCPServer``. Tools are listed from the same specs the
+OpenAI and Anthropic adapters use (one schema source, pydantic), and every call goes
+through ``Toolbox.call``; ``_to_mcp`` is the one place a tool result, error or not,
+becomes an MCP ``CallToolResult`` (decisis errors as ``isError`` results that name
+the field and what is allowed). The summary is the resource ``decisis://context``.
+
+The package is ``decisis.mcp_server`` so that it never shadows the SDK's ``mcp``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from decisis.agent.config import AgentMemory
+from decisis.agent.tools import ToolResult
+from decisis.errors import MissingExtra
+
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp_types import CallToolResult, TextContent
+    from mcp_types import Tool as MCPTool
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingExtra("the MCP server", "mcp") from exc
+
+__all__ = ["CONTEXT_URI", "DecisisMCP", "build_server", "run"]
+
+CONTEXT_URI = "decisis://context"
+INSTRUCTIONS = (
+    "Decision memory. Before building on a choice, ask current_decision or find_decisions. "
+    "Record goals, decisions (with the options chosen and rejected) and outcomes as you work. "
+    f"Read {CONTEXT_URI} for where the work stands."
+)
+_EMPTY = "No goals or decisions recorded yet."
+
+
+def _to_mcp(result: ToolResult) -> CallToolResult:
+    """The one translation of a decisis tool result (and so of ``DecisisError``) into MCP."""
+    text = TextContent(type="text", text=result.text)
+    if result.is_error:
+        return CallToolResult(content=[text], is_error=True)
+    return CallToolResult(content=[text], structured_content=result.data, is_error=False)
+
+
+class DecisisMCP(MCPServer[Any]):
+    """``MCPServer`` whose tools come from the decisis tool specs, not from signatures."""
+
+    def __init__(self, memory: AgentMemory) -> None:
+        from decisis import __version__
+
+        super().__init__(name="decisis", instructions=INSTRUCTIONS, version=__version__)
+        self.memory = memory
+        self.resource(
+            CONTEXT_URI,
+            name="context",
+            description="Active goals and recent decisions, as markdown for a system prompt.",
+            mime_type="text/markdown",
+        )(self._context)
+
+    def _context(self) -> str:
+        return self.memory.summary() or _EMPTY
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [
+            MCPTool(name=spec.name, description=spec.description, input_schema=spec.schema)
+            for spec in self.memory.tools.specs.values()
+        ]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> CallToolResult:
+        return _to_mcp(self.memory.tools.call(name, arguments))
+
+
+def build_server(memory: AgentMemory) -> DecisisMCP:
+    return DecisisMCP(memory)
+
+
+def run(
+    memory: AgentMemory, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000
+) -> None:
+    """Serve until stopped: stdio by default, else streamable HTTP at ``http://host:port/mcp``."""
+    server = build_server(memory)
+    if http:
+        server.run("streamable-http", host=host, port=port)
+    else:
+        server.run("stdio")

@@ -1,0 +1,181 @@
+"""``decisis mcp`` as a real subprocess, driven by the official SDK client over both transports."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import CallToolResult, TextContent, TextResourceContents
+
+import decisis
+from decisis.adr.ingest import ingest
+from decisis.agent import TOOLS
+from tests.agent.conftest import write_adrs
+
+Session = ClientSession
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    """A SQLite store with the two team ADRs ingested (team:002 supersedes team:001)."""
+    url = f"sqlite:///{tmp_path / 'mcp.db'}"
+    with decisis.open(url) as g:
+        ingest(g, write_adrs(tmp_path))
+    return url
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the server exited early"
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listened on port {port}")
+
+
+@pytest.fixture
+def http_server(store: str, tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    log = (tmp_path / "server.log").open("wb")
+    cmd = [sys.executable, "-m", "decisis", "--store", store, "mcp", "--http", "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=log)
+    try:
+        _wait_for(port, proc)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@asynccontextmanager
+async def stdio_session(store: str, log: Path) -> AsyncIterator[Session]:
+    args = ["-m", "decisis", "--store", store, "mcp"]
+    params = StdioServerParameters(command=sys.executable, args=args)
+    with log.open("w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            yield session
+
+
+@asynccontextmanager
+async def http_session(url: str) -> AsyncIterator[Session]:
+    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+def data(result: CallToolResult) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    [block] = result.content
+    assert isinstance(block, TextContent)
+    parsed = json.loads(block.text)
+    assert parsed == result.structured_content
+    assert isinstance(parsed, dict)
+    return parsed
+
+
+def error(result: CallToolResult) -> dict[str, Any]:
+    assert result.is_error
+    [block] = result.content
+    assert isinstance(block, TextContent)
+    err = json.loads(block.text)["error"]
+    assert isinstance(err, dict)
+    return err
+
+
+async def exercise(session: Session) -> None:
+    """List the tools, call every one, read the context, and send bad arguments."""
+    listed = {t.name: t for t in (await session.list_tools()).tools}
+    assert listed.keys() == {spec.name for spec in TOOLS}
+    for spec in TOOLS:
+        assert listed[spec.name].input_schema == spec.schema
+        assert listed[spec.name].description == spec.description
+
+    goal = data(await session.call_tool("add_goal", {"label": "Ship CI"}))["goal"]["id"]
+    made = await session.call_tool(
+        "record_decision", {"label": "Use Jenkins", "goal_id": goal, "rejected": ["Travis"]}
+    )
+    dec = data(made)["decision"]["id"]
+    data(await session.call_tool("record_outcome", {"label": "Builds slow", "decision_id": dec}))
+    why = data(await session.call_tool("query_decisions", {"kind": "why", "id": dec}))
+    assert [n["label"] for n in why["nodes"]] == ["Ship CI"]
+    swap = {"old_id": dec, "new_label": "Use GitHub Actions for CI"}
+    assert (
+        data(await session.call_tool("supersede_decision", swap))["standing"]["status"] == "active"
+    )
+    question = "Do we build on a Jenkins server?"
+    asked = data(await session.call_tool("current_decision", {"question": question}))
+    assert asked["answer"] == "team:002"
+    hits = data(await session.call_tool("find_decisions", {"search": "GitHub Actions"}))["hits"]
+    assert hits
+    fix = {"question": "Where do builds run?", "correct_decision_id": "team:002"}
+    assert data(await session.call_tool("correct_decision", fix))["answer"] == "team:002"
+
+    [content] = (await session.read_resource("decisis://context")).contents
+    assert isinstance(content, TextResourceContents)
+    assert "Ship CI" in content.text and "Use GitHub Actions for CI" in content.text
+
+    bad = error(await session.call_tool("record_decision", {"label": "x", "chosen": "one"}))
+    assert "chosen" in bad["message"] and "chosen (array)" in bad["allowed"]
+    missing = error(await session.call_tool("query_decisions", {"kind": "ancestors"}))
+    assert "needs id" in missing["message"]
+    unknown = error(await session.call_tool("record_outcome", {"label": "x", "decision_id": "zz"}))
+    assert unknown["type"] == "NotFound"
+    nosuch = error(await session.call_tool("drop_tables", {}))
+    assert "add_goal" in nosuch["allowed"]
+
+
+def test_stdio_transport(store: str, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with stdio_session(store, tmp_path / "stdio.log") as session:
+            await exercise(session)
+
+    anyio.run(main)
+
+
+def test_streamable_http_transport(http_server: str) -> None:
+    async def main() -> None:
+        async with http_session(http_server) as session:
+            await exercise(session)
+
+    anyio.run(main)
+
+
+def test_a_store_that_cannot_open_serves_disabled_tools(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+
+    async def main() -> None:
+        url = f"sqlite:///{blocker}/sub/d.db"
+        async with stdio_session(url, tmp_path / "stdio.log") as session:
+            assert len((await session.list_tools()).tools) == len(TOOLS)
+            err = error(await session.call_tool("add_goal", {"label": "x"}))
+            assert err["type"] == "ToolsDisabled" and "did not open" in err["message"]
+
+    anyio.run(main)
+    assert "disabled" in (tmp_path / "stdio.log").read_text()
