@@ -202,3 +202,13 @@ def test_import_with_a_well_chained_but_malformed_payload_is_refused(
     with pytest.raises(decisis.InvalidInput, match=r"payload\.node"):
         graph.import_(text)
     assert list(graph.events()) == []
+
+
+def test_why_does_not_list_a_later_replacement_as_a_cause(graph: decisis.Graph) -> None:
+    goal = graph.add_goal("Authenticate users")
+    jwt = graph.record_decision("Use JWT", goal=goal.id)
+    outcome = graph.record_outcome("A leaked token stayed usable", decision=jwt.id)
+    sessions = graph.record_decision("Use sessions", goal=goal.id)
+    graph.supersede(jwt.id, sessions.id)
+    assert [r.node.id for r in graph.why(outcome.id)] == [jwt.id, goal.id]
+    assert sessions.id not in {r.node.id for r in graph.impact(jwt.id)}

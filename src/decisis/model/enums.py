@@ -65,6 +65,8 @@ class EventKind(StrEnum):
 
 
 # Edges along which one record explains another: ``why`` walks them backwards, ``impact`` forwards.
+# ``supersedes`` is left out: it points from the new record to the old one, against the flow of
+# cause, so walking it would list a later replacement among the causes of the old record's outcome.
 CAUSAL_EDGE_TYPES: frozenset[EdgeType] = frozenset(
     {
         EdgeType.LEADS_TO,
@@ -73,6 +75,5 @@ CAUSAL_EDGE_TYPES: frozenset[EdgeType] = frozenset(
         EdgeType.CAUSED,
         EdgeType.INFLUENCED,
         EdgeType.PRECEDENT_FOR,
-        EdgeType.SUPERSEDES,
     }
 )
