@@ -38,5 +38,32 @@ def test_dev_set_end_to_end() -> None:
     right = {name: s.rates["right"][0] for name, s in summaries.items()}
     assert right["decisis"] > right["fulltext"]
     assert right["decisis"] >= right["no-graph"]
-    assert summaries["decisis"].rates["outdated"][0] <= 0.05
+    # Reached on the development set (70.4% learning off, 68.5% on; out-of-scope abstained
+    # 72.7%), rounded down a little; the held-out numbers are lower (see decisis.evaluation.tune).
+    assert right["decisis-static"] >= 0.68
+    assert right["decisis"] >= 0.66
+    for name in ("decisis", "decisis-static"):
+        assert summaries[name].rates["outdated"][0] <= 0.05
+        assert summaries[name].rates["out_of_scope_abstained"][0] >= 0.7
     assert summaries["decisis"].median_tokens <= 150
+
+
+def test_tuning_picks_the_plateau_and_holds_topics_out() -> None:
+    from decisis.evaluation.tune import Case, Setting, choose, held_out
+
+    def case(topic: str, expected: str | None, answer: str, coverage: float) -> Case:
+        return Case(Question(topic, "q?", expected, topic=topic), answer, coverage, None, False)
+
+    base = Setting(0.0, 0.0, 0.05)
+    table = {
+        base: [
+            case("a", "t:1", "t:1", 0.9),
+            case("b", "t:2", "t:2", 0.5),
+            case("c", None, "t:3", 0.1),
+            case("d", None, "t:4", 0.15),
+        ]
+    }
+    chosen, rate = choose(table, {"a", "b", "c", "d"})
+    assert rate == 1.0 and 0.15 < chosen.coverage <= 0.5
+    right, outdated = held_out(table, ["a", "b", "c", "d"])
+    assert right == 1.0 and outdated == 0.0

@@ -21,11 +21,14 @@ from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
 from decisis.errors import InvalidInput
 from decisis.graph import Graph
 
-__all__ = ["ABSTAIN_COVERAGE", "Answer", "ask", "decide"]
+__all__ = ["ABSTAIN_COSINE", "ABSTAIN_COVERAGE", "Answer", "ask", "decide"]
 
-# The best start must match this share of the question's IDF weight. Chosen on held-out
-# splits of the development questions (see decisis.evaluation.tune).
-ABSTAIN_COVERAGE = 0.35
+# The best start must match this share of the question's IDF weight and, when an embedder
+# is installed, be this close to it in meaning (cosine). Both chosen on the development
+# questions with whole topics held out (``python -m decisis.evaluation.tune``): the middle
+# of the plateau of best held-out rates, away from its edges.
+ABSTAIN_COVERAGE = 0.28
+ABSTAIN_COSINE = 0.5
 MAX_SUMMARY_CHARS = 300
 
 
@@ -98,6 +101,8 @@ def _should_abstain(points: StartPoints) -> str | None:
         return None
     if points.coverage.get(top.doc, 0.0) < ABSTAIN_COVERAGE:
         return "the closest records miss most of its distinctive words"
+    if points.vector_scores and points.vector_scores.get(top.doc, 0.0) < ABSTAIN_COSINE:
+        return "the closest record is about something else"
     return None
 
 

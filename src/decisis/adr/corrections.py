@@ -6,7 +6,9 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   record it resolves to, so the next question on the topic in other words starts there;
 * links on the right path from where the question started to KEY are confirmed, but
   only where the two records are related (shared distinctive terms, similar text, or
-  a link a record states); links the wrong answer walked are rejected;
+  a link a record states); where a record states the pair, only the stated link is
+  confirmed (the rules that proposed the same pair beside it earn no credit for what
+  was never in doubt); links the wrong answer walked are rejected;
 * when no link leads from the start to KEY, a ``correction`` link is proposed; it stays
   a candidate until a second correction agrees, then it is confirmed;
 * a rule's trust is its prior plus its judged links (``decisis.adr.trust``), so judging
@@ -142,8 +144,13 @@ def _judge(
         (result.confirmed if state is LinkState.CONFIRMED else result.rejected).append(edge.id)
 
     right = _right_path(view, answer, key)
+    # A pair a record states (status line) was never in doubt: confirming it credits the
+    # stated link, not the rules that merely proposed the same pair beside it.
+    stated = {(e.source, e.target) for e in right if e.state is LinkState.STATED}
     for edge in right:
         old, new = view.key_of.get(edge.target), view.key_of.get(edge.source)
+        if edge.state is not LinkState.STATED and (edge.source, edge.target) in stated:
+            continue
         if old is not None and new is not None and related(view, old, new):
             set_state(edge, LinkState.CONFIRMED)
     on_path = {e.id for e in right}

@@ -1,15 +1,22 @@
 """Where a question starts: votes from full-text rank, distinctive terms, remembered
 questions and (when an embedder is installed) vectors, fused by reciprocal rank.
 
-Each voter ranks record keys; ``fuse`` adds the votes. Besides the ranking, the
-evidence that the question is answered at all is kept (how much of the question's
-distinctive weight the best record covers, how close a remembered question is),
-for the abstention rule in ``decisis.adr.answer``.
+Each voter ranks record keys; ``fuse`` adds the votes. The terms vote is BM25 over
+weighted fields with the query expanded from the records themselves (abbreviations they
+define, completions of words they lack; ``decisis.search.terms``), and a question that
+names one folder ("… on the Modernisation Platform", "MP") boosts that folder's records
+(the folder's words come from its name, checked against its records' vocabulary).
+Besides the ranking, the evidence that the question is answered at all is kept (how
+much of the question's distinctive weight the best record covers, its cosine with the
+question, how close a remembered question is), for abstaining in ``decisis.adr.answer``.
+Weights and thresholds were chosen with topics held out: ``decisis.evaluation.tune``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from decisis.adr.view import AdrView
@@ -17,17 +24,34 @@ from decisis.graph import Graph
 from decisis.search.fulltext import fulltext_rank
 from decisis.search.fusion import Fused, fuse
 from decisis.search.terms import Scored
+from decisis.search.text import terms, words
 
 __all__ = ["VOTER_WEIGHTS", "StartPoints", "start_points"]
 
+# Chosen on the development questions with topics held out (``decisis.evaluation.tune``):
+# the store's full-text rank sees a record as one bag of words and mostly adds noise to
+# the field-weighted terms vote, so it only breaks ties.
+# The vectors of the default (static) embedder rank worse than the terms on their own
+# (22 of 43 answerable development questions start right by vectors, 35 by terms), so
+# they are not a voter of their own: ``VECTOR_WEIGHT`` times the cosine is added to the
+# terms vote's score (relative to its best). With topics held out every weight above 0
+# did worse (more outdated starts), so by default the cosine is only evidence for
+# abstaining (``decisis.adr.answer``); a stronger embedder may earn a weight here.
 VOTER_WEIGHTS: Mapping[str, float] = {
-    "fulltext": 0.5,
+    "fulltext": 0.05,
     "terms": 1.0,
     "questions": 1.5,
-    "vectors": 1.0,
 }
+VECTOR_WEIGHT = 0.0
 DEPTH = 20
+FOLDER_BOOST = 0.3  # a question naming one team's folder ("… on the Modernisation Platform")
+FOLDER_SHARE = 0.6  # a folder-name word names the folder when this share of its records is there
 QUESTION_MATCH = 0.6  # share of a question's weight a remembered question must cover
+# ... and, with an embedder, how close in meaning it must be. Paraphrases in the development
+# set share few words and a cosine of 0.25-0.72 with each other, while questions on other
+# topics reach 0.77: a remembered question vouches for an answer only when it is nearly
+# the same question, so a correction never leaks into a neighbouring topic.
+QUESTION_COSINE = 0.8
 
 
 @dataclass
@@ -50,8 +74,54 @@ class StartPoints:
         return {k: s / top for k, s in self.term_scores.items()}
 
 
+def folder_words(view: AdrView) -> dict[str, set[str]]:
+    """Words that name one folder: its name's words and initials (``modernisation-platform``:
+    ``modernisation``, ``mp``) that no other folder name has and that records of other
+    folders seldom use (``aws`` in ``govuk-aws`` is everybody's). Kept on the view."""
+    cached = view.cache.get("folder-words")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    folders = sorted({str(view.meta(k).get("folder") or "") for k in view.records} - {""})
+    names: dict[str, set[str]] = {}
+    for folder in folders:
+        parts = [p for p in re.split(r"[^a-z0-9]+", folder.lower()) if p]
+        names[folder] = set(terms(" ".join(parts)))
+        if len(parts) > 1:
+            names[folder].add("".join(p[0] for p in parts))
+    counts = Counter(w for ws in names.values() for w in ws)
+    index, out = view.index, {}
+    for folder, ws in names.items():
+        keep = set()
+        for word in ws:
+            docs = [index.docs[slot] for slot, _ in index.postings.get(word, ())]
+            here = sum(1 for d in docs if view.meta(d).get("folder") == folder)
+            if counts[word] == 1 and (not docs or here / len(docs) >= FOLDER_SHARE):
+                keep.add(word)
+        out[folder] = keep
+    view.cache["folder-words"] = out
+    return out
+
+
+def named_folder(view: AdrView, question: str) -> str | None:
+    """The one folder ``question`` names, if it names exactly one."""
+    said = set(terms(question)) | {re.sub(r"[^a-z0-9]", "", w) for w in words(question)}
+    named = [f for f, ws in folder_words(view).items() if ws & said]
+    return named[0] if len(named) == 1 else None
+
+
 def _term_votes(view: AdrView, question: str) -> list[Scored]:
-    return view.index.search(question, limit=DEPTH)
+    hits = view.index.search(question, limit=DEPTH * 3)
+    folder = named_folder(view, question)
+    if folder is not None:
+        boost = 1.0 + FOLDER_BOOST
+        hits = [
+            Scored(h.doc, h.score * boost, h.coverage)
+            if view.meta(h.doc).get("folder") == folder
+            else h
+            for h in hits
+        ]
+        hits.sort(key=lambda h: (-h.score, h.doc))
+    return hits[:DEPTH]
 
 
 def _question_votes(view: AdrView, question: str) -> tuple[list[str], Scored | None]:
@@ -59,6 +129,12 @@ def _question_votes(view: AdrView, question: str) -> tuple[list[str], Scored | N
     hits = [
         h for h in view.question_index.search(question, limit=5) if h.coverage >= QUESTION_MATCH
     ]
+    if hits:
+        from decisis.adr.vectors import question_similarities
+
+        close = question_similarities(view, question, [h.doc for h in hits])
+        if close:
+            hits = [h for h in hits if close.get(h.doc, 0.0) >= QUESTION_COSINE]
     keys = []
     for hit in hits:
         answer = view.questions[view.question_index.positions[hit.doc]].metadata.get("answer")
@@ -67,10 +143,24 @@ def _question_votes(view: AdrView, question: str) -> tuple[list[str], Scored | N
     return keys, hits[0] if hits else None
 
 
+def _blend(scored: list[Scored], vectors: Mapping[str, float]) -> list[str]:
+    """The terms ranking reordered by ``relative term score + VECTOR_WEIGHT * cosine``."""
+    if not vectors or VECTOR_WEIGHT <= 0:
+        return [s.doc for s in scored]
+    top = scored[0].score if scored else 1.0
+    blended = {s.doc: s.score / top for s in scored}
+    for key in vectors:
+        blended.setdefault(key, 0.0)
+    for key in blended:
+        blended[key] += VECTOR_WEIGHT * vectors.get(key, 0.0)
+    return sorted(blended, key=lambda k: (-blended[k], k))[:DEPTH]
+
+
 def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     """Rank the records where ``question`` may start, by fused votes."""
     scored = _term_votes(view, question)
-    rankings: dict[str, list[str]] = {"terms": [s.doc for s in scored]}
+    vectors = vector_scores(view, question, [s.doc for s in scored])
+    rankings: dict[str, list[str]] = {"terms": _blend(scored, vectors)}
     rankings["fulltext"] = [
         view.key_of[node_id]
         for node_id in fulltext_rank(graph, question, DEPTH)
@@ -79,9 +169,6 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     remembered, closest = _question_votes(view, question)
     if remembered:
         rankings["questions"] = remembered
-    vectors = vector_scores(view, question)
-    if vectors:
-        rankings["vectors"] = sorted(vectors, key=lambda k: -vectors[k])[:DEPTH]
     points = StartPoints(fuse(rankings, VOTER_WEIGHTS, limit=DEPTH))
     points.coverage = {s.doc: s.coverage for s in scored}
     points.term_scores = {s.doc: s.score for s in scored}
@@ -94,8 +181,9 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     return points
 
 
-def vector_scores(view: AdrView, question: str) -> dict[str, float]:
-    """Cosine of the question with each record, when an embedder is available (else empty)."""
+def vector_scores(view: AdrView, question: str, also: Sequence[str] = ()) -> dict[str, float]:
+    """Cosine of the question with its closest records and with ``also`` (when an
+    embedder is available, else empty)."""
     from decisis.adr.vectors import similarities
 
-    return similarities(view, question, DEPTH)
+    return similarities(view, question, DEPTH, also)

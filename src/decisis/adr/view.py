@@ -58,13 +58,25 @@ def _invert(text: str) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in text)
 
 
-def _fields(node: Node) -> dict[str, str]:
+def _fields(node: Node, asked: list[str]) -> dict[str, str]:
     meta = node.metadata
-    return {
+    fields = {
         "title": node.label,
         "decision": node.rationale or "",
         "body": str(meta.get("text") or ""),
     }
+    if asked:  # questions a correction resolved to this record: their words now find it
+        fields["questions"] = "\n".join(asked)
+    return fields
+
+
+def _asked(questions: list[Node]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for q in questions:
+        answer = q.metadata.get("answer")
+        if isinstance(answer, str):
+            out.setdefault(answer, []).append(q.label)
+    return out
 
 
 def _questions(graph: Graph) -> list[Node]:
@@ -79,11 +91,14 @@ def build_view(graph: Graph) -> AdrView:
     head = graph.store.head(graph.name)
     records = record_nodes(graph)
     questions = _questions(graph)
+    asked = _asked(questions)
     return AdrView(
         head=head,
         records=records,
         key_of={node.id: key for key, node in records.items()},
-        index=TermIndex.build((key, _fields(node)) for key, node in records.items()),
+        index=TermIndex.build(
+            (key, _fields(node, asked.get(key, []))) for key, node in records.items()
+        ),
         links=adr_links(graph),
         trust=rule_trust(graph),
         questions=questions,

@@ -1,0 +1,238 @@
+"""Choose answering's weights and thresholds on a question set, with whole topics held out.
+
+``python -m decisis.evaluation.tune QUESTIONS.jsonl --corpus DIR`` prints, for a grid
+of ranking settings (folder boost, vector weight, full-text weight) and abstention
+thresholds (coverage, cosine):
+
+* the in-sample best setting and its rate of right answers (learning off);
+* the held-out rate: for each topic, the setting that does best on the *other* topics
+  is used to answer that topic's questions (leave-one-topic-out), so the number says
+  how a setting chosen this way does on questions it was not chosen on.
+
+Ties are broken towards the middle of the best plateau (a setting whose neighbours
+do as well), not towards its edge. The constants in ``decisis.adr.start`` and
+``decisis.adr.answer`` were set from this script's output on the development set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import decisis.adr.answer as answering
+import decisis.adr.start as starting
+from decisis.adr.answer import decide
+from decisis.adr.ingest import ingest
+from decisis.adr.start import start_points
+from decisis.adr.view import view_of
+from decisis.evaluation.questions import Question, load_questions, score
+from decisis.graph import Graph
+from decisis.graph import open as open_graph
+
+__all__ = ["Case", "Setting", "cases", "choose", "held_out", "main"]
+
+FOLDER_BOOSTS = (0.0, 0.15, 0.3, 0.5)
+VECTOR_WEIGHTS = (0.0, 0.25, 0.5, 1.0)
+FULLTEXT_WEIGHTS = (0.05, 0.5)
+COVERAGES = tuple(x / 100 for x in range(20, 52, 4))
+COSINES = tuple(x / 100 for x in range(0, 64, 5))
+
+
+@dataclass(frozen=True)
+class Setting:
+    folder_boost: float
+    vector_weight: float
+    fulltext_weight: float
+    coverage: float = 0.0
+    cosine: float = 0.0
+
+
+@dataclass(frozen=True)
+class Case:
+    """One question answered under one ranking setting, before abstention."""
+
+    question: Question
+    answer: str | None
+    coverage: float
+    cosine: float | None  # None: no embedder
+    remembered: bool
+
+    def verdict(self, coverage: float, cosine: float) -> str:
+        abstain = not self.remembered and (
+            self.coverage < coverage or (self.cosine is not None and self.cosine < cosine)
+        )
+        return score(self.question, None if abstain else self.answer)
+
+    def right(self, coverage: float, cosine: float) -> bool:
+        return self.verdict(coverage, cosine) == "right"
+
+
+@contextmanager
+def _settings(setting: Setting) -> Iterator[None]:
+    saved = (
+        starting.FOLDER_BOOST,
+        starting.VECTOR_WEIGHT,
+        starting.VOTER_WEIGHTS,
+        answering.ABSTAIN_COVERAGE,
+        answering.ABSTAIN_COSINE,
+    )
+    starting.FOLDER_BOOST = setting.folder_boost
+    starting.VECTOR_WEIGHT = setting.vector_weight
+    starting.VOTER_WEIGHTS = {**saved[2], "fulltext": setting.fulltext_weight}
+    answering.ABSTAIN_COVERAGE = -1.0
+    answering.ABSTAIN_COSINE = -1.0
+    try:
+        yield
+    finally:
+        (
+            starting.FOLDER_BOOST,
+            starting.VECTOR_WEIGHT,
+            starting.VOTER_WEIGHTS,
+            answering.ABSTAIN_COVERAGE,
+            answering.ABSTAIN_COSINE,
+        ) = saved
+
+
+def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list[Case]:
+    """Every question answered under ``setting`` with abstention off, and its evidence."""
+    view = view_of(graph)
+    out = []
+    with _settings(setting):
+        for q in questions:
+            points = start_points(graph, view, q.question)
+            answer = decide(view, points, q.question)
+            top = points.fused[0].doc if points.fused else None
+            cosine = points.vector_scores.get(top, 0.0) if points.vector_scores and top else None
+            out.append(
+                Case(
+                    q,
+                    answer.answer,
+                    points.coverage.get(top, 0.0) if top else 0.0,
+                    cosine,
+                    bool(points.fused and "questions" in points.fused[0].votes),
+                )
+            )
+    return out
+
+
+Table = dict[Setting, list[Case]]
+
+
+MAX_OUTDATED = 0.05  # a setting answering more than this share with a replaced record is out
+
+
+def _rate(table: Table, setting: Setting, keep: set[str], verdict: str = "right") -> float:
+    base = Setting(setting.folder_boost, setting.vector_weight, setting.fulltext_weight)
+    mine = [c for c in table[base] if c.question.topic in keep]
+    if not mine:
+        return 0.0
+    return sum(c.verdict(setting.coverage, setting.cosine) == verdict for c in mine) / len(mine)
+
+
+def _score(table: Table, setting: Setting, keep: set[str]) -> float:
+    """Right answers, with settings over the outdated limit ranked below every other."""
+    right = _rate(table, setting, keep)
+    return right - (1.0 if _rate(table, setting, keep, "outdated") > MAX_OUTDATED else 0.0)
+
+
+def _all(table: Table) -> list[Setting]:
+    return [
+        Setting(b.folder_boost, b.vector_weight, b.fulltext_weight, cov, cos)
+        for b in table
+        for cov, cos in itertools.product(COVERAGES, COSINES)
+    ]
+
+
+def _neighbours(setting: Setting, grid: Sequence[Setting]) -> list[Setting]:
+    def near(axis: tuple[float, ...], a: float, b: float) -> bool:
+        return a in axis and b in axis and abs(axis.index(a) - axis.index(b)) <= 1
+
+    return [
+        s
+        for s in grid
+        if near(FOLDER_BOOSTS, s.folder_boost, setting.folder_boost)
+        and near(VECTOR_WEIGHTS, s.vector_weight, setting.vector_weight)
+        and near(FULLTEXT_WEIGHTS, s.fulltext_weight, setting.fulltext_weight)
+        and near(COVERAGES, s.coverage, setting.coverage)
+        and near(COSINES, s.cosine, setting.cosine)
+    ]
+
+
+def choose(table: Table, keep: set[str]) -> tuple[Setting, float]:
+    """The best setting on the questions of topics ``keep``, towards the plateau's middle."""
+    grid = _all(table)
+    rates = {s: _score(table, s, keep) for s in grid}
+    best = max(rates.values())
+    top = [s for s in grid if rates[s] == best]
+    # Prefer the setting whose neighbourhood does best on average (a broad plateau).
+    smooth = {
+        s: sum(rates[n] for n in _neighbours(s, grid)) / len(_neighbours(s, grid)) for s in top
+    }
+    chosen = max(top, key=lambda s: (smooth[s], -s.coverage, -s.cosine))
+    return chosen, _rate(table, chosen, keep)
+
+
+def held_out(table: Table, topics: Sequence[str]) -> tuple[float, float]:
+    """Leave-one-topic-out rates of right and of outdated answers."""
+    right = total = outdated = 0
+    everything = set(topics)
+    for topic in topics:
+        setting, _ = choose(table, everything - {topic})
+        base = Setting(setting.folder_boost, setting.vector_weight, setting.fulltext_weight)
+        mine = [c for c in table[base] if c.question.topic == topic]
+        right += sum(c.right(setting.coverage, setting.cosine) for c in mine)
+        outdated += sum(c.verdict(setting.coverage, setting.cosine) == "outdated" for c in mine)
+        total += len(mine)
+    return (right / total, outdated / total) if total else (0.0, 0.0)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m decisis.evaluation.tune")
+    parser.add_argument("questions")
+    parser.add_argument("--corpus", action="append", required=True)
+    args = parser.parse_args(argv)
+    questions = load_questions(args.questions)
+    graph = open_graph("memory://")
+    ingest(graph, *[os.fspath(c) for c in args.corpus])
+    table: Table = {}
+    for boost, vectors, fulltext in itertools.product(
+        FOLDER_BOOSTS, VECTOR_WEIGHTS, FULLTEXT_WEIGHTS
+    ):
+        setting = Setting(boost, vectors, fulltext)
+        table[setting] = cases(graph, questions, setting)
+    topics = sorted({q.topic or q.id for q in questions})
+    chosen, in_sample = choose(table, set(topics))
+    held, held_outdated = held_out(table, topics)
+    current = Setting(
+        starting.FOLDER_BOOST,
+        starting.VECTOR_WEIGHT,
+        starting.VOTER_WEIGHTS.get("fulltext", 0.0),
+        answering.ABSTAIN_COVERAGE,
+        answering.ABSTAIN_COSINE,
+    )
+    result = {
+        "chosen": chosen.__dict__,
+        "in_sample_right": round(in_sample, 4),
+        "in_sample_outdated": round(_rate(table, chosen, set(topics), "outdated"), 4),
+        "held_out_right": round(held, 4),
+        "held_out_outdated": round(held_outdated, 4),
+        "current": current.__dict__,
+        "current_in_sample_right": (
+            round(_rate(table, current, set(topics)), 4)
+            if Setting(current.folder_boost, current.vector_weight, current.fulltext_weight)
+            in table
+            else None
+        ),
+    }
+    for key, value in result.items():
+        print(f"{key}: {value}")
+    return result
+
+
+if __name__ == "__main__":
+    main()

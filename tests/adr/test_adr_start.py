@@ -1,0 +1,77 @@
+"""Where a question starts: the folder it names, and abstaining when nothing is close."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import decisis
+from decisis.adr.answer import ask
+from decisis.adr.ingest import ingest
+from decisis.adr.start import folder_words, named_folder, start_points
+from decisis.adr.view import view_of
+
+
+def _record(folder: Path, name: str, title: str, decision: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(
+        f"# {title}\n\nDate: 2022-03-01\n\n## Status\n\nAccepted\n\n## Decision\n\n{decision}\n",
+        encoding="utf-8",
+    )
+
+
+def _two_teams(root: Path) -> None:
+    pay, search = root / "payments-hub", root / "search-team"
+    _record(pay, "001-queues.md", "1. Use SQS queues", "Payments hub services use SQS queues.")
+    _record(pay, "002-ledger.md", "2. Payments ledger", "The payments hub keeps one ledger.")
+    _record(search, "001-queues.md", "1. Use Kafka queues", "Search services use Kafka queues.")
+    _record(search, "002-index.md", "2. Index nightly", "The search index is rebuilt nightly.")
+
+
+def test_a_question_naming_a_folder_starts_there(tmp_path: Path) -> None:
+    _two_teams(tmp_path / "adrs")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        view = view_of(g)
+        assert "ph" in folder_words(view)["payments-hub"]
+        assert named_folder(view, "Which queues does the Payments Hub use?") == "payments-hub"
+        assert named_folder(view, "Which queues do we use?") is None
+        points = start_points(g, view, "Which queues does the PH use for services?")
+        assert points.fused[0].doc == "payments-hub:001"
+
+
+def test_out_of_scope_questions_abstain_on_the_corpus(corpus: Path) -> None:
+    with decisis.open("memory://") as g:
+        ingest(g, corpus)
+        for question in (
+            "What is the dress code for the summer party?",
+            "How many days of annual leave does an engineer get?",
+        ):
+            assert ask(g, question).answer is None
+
+
+def test_a_correction_credits_the_stated_link_not_rules_beside_it(tmp_path: Path) -> None:
+    from decisis.adr.corrections import correct
+    from decisis.model import LinkState
+
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-use-jenkins.md").write_text(
+        "# 1. Build releases on Jenkins\n\nDate: 2019-01-01\n\n## Status\n\n"
+        "Superseded by [2](002-build-releases-on-actions.md)\n\n## Decision\n\n"
+        "Release builds run on a Jenkins server; release artefacts are signed there.\n",
+        encoding="utf-8",
+    )
+    (team / "002-build-releases-on-actions.md").write_text(
+        "# 2. Build releases on GitHub Actions\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nRelease builds run on GitHub Actions; release artefacts are signed "
+        "there. This replaces [the Jenkins server](001-use-jenkins.md).\n",
+        encoding="utf-8",
+    )
+    with decisis.open("memory://") as g:
+        ingest(g, team)
+        rules = {e.metadata.get("rule"): e for e in view_of(g).links}
+        assert {"status-line", "cites-replaced"} <= set(rules)
+        correct(g, "Where are release builds signed?", "team:002")
+        after = {e.metadata.get("rule"): e for e in view_of(g).links}
+    assert after["status-line"].state is LinkState.CONFIRMED
+    assert after["cites-replaced"].state is LinkState.CANDIDATE

@@ -1,0 +1,49 @@
+"""Query expansion from the indexed text itself: abbreviations, completions, compounds."""
+
+from __future__ import annotations
+
+from decisis.search.terms import TermIndex, defined_aliases
+
+
+def _index() -> TermIndex:
+    return TermIndex.build(
+        [
+            (
+                "certs",
+                {
+                    "title": "Use the Hosting Platform (HP) certificate service",
+                    "body": "Certificates renew by themselves; nobody buys one by hand.",
+                },
+            ),
+            ("queues", {"title": "Use a message queue", "body": "Workers read the queue."}),
+            ("caches", {"title": "Use a shared cache", "body": "Apps read through the cache."}),
+        ]
+    )
+
+
+def test_defined_aliases_need_matching_initials() -> None:
+    got = defined_aliases("We run on the Hosting Platform (HP), not the Old Thing (XYZ).")
+    assert got == {"hp": ("host", "platform")}
+
+
+def test_a_word_the_index_lacks_is_completed_from_its_words() -> None:
+    _weights, origin = _index().expanded_weights("Who renews our certs?")
+    assert origin.get("certificat") == "cert"
+    hits = _index().search("Who renews our certs?")
+    assert hits[0].doc == "certs"
+
+
+def test_an_abbreviation_brings_the_words_it_stands_for() -> None:
+    weights, origin = _index().expanded_weights("What runs on HP?")
+    assert origin.get("platform") == "hp" and weights["platform"] < weights["hp"]
+
+
+def test_an_unknown_compound_counts_by_its_parts_only() -> None:
+    weights, _ = _index().expanded_weights("a shared-cache layer")
+    assert "shared-cache" not in weights and {"shar", "cach"} <= set(weights)
+
+
+def test_coverage_counts_an_expanded_word_once() -> None:
+    hit = _index().search("Who renews certs?")[0]
+    assert hit.doc == "certs" and hit.coverage == 1.0
+    assert _index().search("Who renews certs?", expand=False)[0].coverage < 1.0
