@@ -35,6 +35,7 @@ BACKENDS: dict[str, Callable[[Path], Store]] = {
     "memory": lambda tmp: open_store("memory://"),
     "sqlite": lambda tmp: open_store(f"sqlite:///{tmp}/t.db"),
     "postgres": lambda tmp: _postgres(),
+    "duckdb": lambda tmp: open_store(f"duckdb:///{tmp}/t.duckdb"),
 }
 
 

@@ -49,9 +49,16 @@ def _open_postgres(url: str) -> Store:
     return PostgresStore.from_url(url)
 
 
+def _open_duckdb(url: str) -> Store:
+    from decisis.stores.duckdb_store import DuckDBStore  # MissingExtra without duckdb
+
+    return DuckDBStore.from_url(url)
+
+
 register_backend("memory", _open_memory)
 register_backend("sqlite", _open_sqlite)
 register_backend("postgresql", _open_postgres)
+register_backend("duckdb", _open_duckdb)
 
 
 def open_store(url: str) -> Store:

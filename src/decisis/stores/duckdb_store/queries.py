@@ -1,0 +1,260 @@
+"""Reads: records by id, prefixes, filtered lists, full-text search and the ledger.
+
+Every query is one statement with bound parameters; filters are appended as
+fixed SQL fragments, and lists of values travel as one ``VARCHAR[]`` parameter,
+so the statement text never depends on user data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import duckdb
+
+from decisis.errors import AmbiguousId, NotFound
+from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
+from decisis.model.ids import is_id_prefix
+from decisis.stores.base import Direction, SearchHit
+from decisis.stores.duckdb_store.rows import (
+    EDGE_COLUMNS,
+    EVENT_COLUMNS,
+    MAX_SEARCH_TERMS,
+    NODE_COLUMNS,
+    edge_from_row,
+    event_from_row,
+    live,
+    node_from_row,
+    search_terms,
+    valid_at,
+)
+
+__all__ = [
+    "BM25_B",
+    "BM25_K1",
+    "MAX_AMBIGUOUS",
+    "MAX_SEARCH_TERMS",
+    "edges",
+    "events_page",
+    "get_edge",
+    "get_node",
+    "nodes",
+    "resolve_prefix",
+    "search",
+    "short_ids",
+]
+
+Conn = duckdb.DuckDBPyConnection
+
+# An ambiguous prefix lists at most this many matches per table.
+MAX_AMBIGUOUS = 100
+BM25_K1 = 1.2
+BM25_B = 0.75
+# Ids are lower-case Crockford base32; "~" sorts after every character they use.
+_PAST_ID = "~"
+
+
+def get_node(conn: Conn, graph: str, node_id: str) -> Node:
+    row = conn.execute(
+        f"SELECT {NODE_COLUMNS} FROM nodes n WHERE n.graph = ? AND n.id = ?", (graph, node_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("node", node_id, graph)
+    return node_from_row(row)
+
+
+def get_edge(conn: Conn, graph: str, edge_id: str) -> Edge:
+    row = conn.execute(
+        f"SELECT {EDGE_COLUMNS} FROM edges e WHERE e.graph = ? AND e.id = ?", (graph, edge_id)
+    ).fetchone()
+    if row is None:
+        raise NotFound("edge", edge_id, graph)
+    return edge_from_row(row)
+
+
+def resolve_prefix(conn: Conn, graph: str, prefix: str) -> str:
+    """The one node or edge id starting with ``prefix``: a range filter on the ids."""
+    if not isinstance(prefix, str) or not is_id_prefix(prefix):
+        raise NotFound("node or edge", str(prefix), graph)
+    key = prefix.lower()
+    params = {"graph": graph, "lo": key, "hi": key + _PAST_ID, "limit": MAX_AMBIGUOUS}
+    rows = conn.execute(
+        """
+        (SELECT id FROM nodes WHERE graph = $graph AND id >= $lo AND id < $hi
+         ORDER BY id LIMIT $limit)
+        UNION ALL
+        (SELECT id FROM edges WHERE graph = $graph AND id >= $lo AND id < $hi
+         ORDER BY id LIMIT $limit)
+        """,
+        params,
+    ).fetchall()
+    if not rows:
+        raise NotFound("node or edge", prefix, graph)
+    if len(rows) > 1:
+        raise AmbiguousId("node or edge", prefix, [str(r[0]) for r in rows], graph)
+    return str(rows[0][0])
+
+
+_NEIGHBOURS = """
+    SELECT (SELECT MAX(id) FROM nodes WHERE graph = $graph AND id < $id),
+           (SELECT MIN(id) FROM nodes WHERE graph = $graph AND id > $id),
+           (SELECT MAX(id) FROM edges WHERE graph = $graph AND id < $id),
+           (SELECT MIN(id) FROM edges WHERE graph = $graph AND id > $id)
+"""
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def short_ids(conn: Conn, graph: str, ids: Sequence[str], min_length: int) -> dict[str, str]:
+    """Shortest unique prefixes: only an id's neighbours in sort order can share the most
+    characters with it, so its four neighbours decide its length."""
+    out: dict[str, str] = {}
+    for record_id in ids:
+        key = record_id.lower()
+        neighbours = conn.execute(_NEIGHBOURS, {"graph": graph, "id": key}).fetchone() or ()
+        shared = max((_common_prefix(key, n) for n in neighbours if n is not None), default=0)
+        length = min(max(min_length, shared + 1), len(record_id))
+        out[record_id] = record_id[:length]
+    return out
+
+
+def _values(values: Sequence[Any]) -> list[str]:
+    return [str(getattr(v, "value", v)) for v in values]
+
+
+def nodes(
+    conn: Conn,
+    graph: str,
+    *,
+    types: Sequence[NodeType] | None,
+    statuses: Sequence[NodeStatus] | None,
+    newest_first: bool,
+    limit: int | None,
+    as_of: datetime | None,
+    include_tombstoned: bool,
+) -> list[Node]:
+    sql = [f"SELECT {NODE_COLUMNS} FROM nodes n WHERE n.graph = $graph"]
+    params: dict[str, Any] = {"graph": graph}
+    if types is not None:
+        sql.append("AND list_contains($types::VARCHAR[], n.type)")
+        params["types"] = _values(types)
+    if statuses is not None:
+        sql.append("AND list_contains($statuses::VARCHAR[], n.status)")
+        params["statuses"] = _values(statuses)
+    if not include_tombstoned:
+        sql.append("AND " + live("n"))
+    if as_of is not None:
+        sql.append("AND " + valid_at("n"))
+        params["as_of"] = format_time(as_of)
+    sql.append("ORDER BY n.id DESC" if newest_first else "ORDER BY n.id")
+    if limit is not None:
+        sql.append("LIMIT $limit")
+        params["limit"] = limit
+    return [node_from_row(row) for row in conn.execute(" ".join(sql), params).fetchall()]
+
+
+_ENDPOINT: dict[Direction | None, str] = {
+    "out": "AND e.source = $node",
+    "in": "AND e.target = $node",
+    None: "AND (e.source = $node OR e.target = $node)",
+}
+
+
+def edges(
+    conn: Conn,
+    graph: str,
+    *,
+    node: str | None,
+    direction: Direction | None,
+    types: Sequence[EdgeType] | None,
+    as_of: datetime | None,
+    include_tombstoned: bool,
+) -> list[Edge]:
+    """An edge shows when it and both its endpoints show (not tombstoned, valid at as_of)."""
+    sql = [f"SELECT {EDGE_COLUMNS} FROM edges e"]
+    if not include_tombstoned or as_of is not None:  # the endpoints decide too
+        sql.append("JOIN nodes s ON s.graph = e.graph AND s.id = e.source")
+        sql.append("JOIN nodes t ON t.graph = e.graph AND t.id = e.target")
+    sql.append("WHERE e.graph = $graph")
+    params: dict[str, Any] = {"graph": graph}
+    if node is not None:
+        sql.append(_ENDPOINT[direction])
+        params["node"] = node
+    if types is not None:
+        sql.append("AND list_contains($types::VARCHAR[], e.type)")
+        params["types"] = _values(types)
+    if not include_tombstoned:
+        sql.append(f"AND {live('e')} AND {live('s')} AND {live('t')}")
+    if as_of is not None:
+        sql.append(f"AND {valid_at('e')} AND {valid_at('s')} AND {valid_at('t')}")
+        params["as_of"] = format_time(as_of)
+    sql.append("ORDER BY e.id")
+    return [edge_from_row(row) for row in conn.execute(" ".join(sql), params).fetchall()]
+
+
+# BM25 over ``node_terms``: idf = ln(1 + (N - df + 0.5) / (df + 0.5)) is always positive,
+# so every hit scores above zero; N, df and the mean length count the graph's indexed
+# nodes, tombstoned ones included (the statistics, not the hits).
+_SEARCH = f"""
+    WITH q AS (SELECT DISTINCT unnest($terms::VARCHAR[]) AS term),
+    docs AS (
+        SELECT count(*) AS n, avg(dl) AS avgdl
+        FROM (SELECT any_value(dl) AS dl FROM node_terms WHERE graph = $graph GROUP BY id)
+    ),
+    df AS (
+        SELECT t.term, count(*) AS df FROM node_terms t JOIN q USING (term)
+        WHERE t.graph = $graph GROUP BY t.term
+    ),
+    scored AS (
+        SELECT t.id, SUM(
+            ln(1 + (docs.n - df.df + 0.5) / (df.df + 0.5))
+            * t.tf * ({BM25_K1} + 1)
+            / (t.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * t.dl / docs.avgdl))
+        ) AS score
+        FROM node_terms t JOIN df USING (term) CROSS JOIN docs
+        WHERE t.graph = $graph
+        GROUP BY t.id
+    )
+    SELECT {NODE_COLUMNS}, s.score
+    FROM scored s JOIN nodes n ON n.graph = $graph AND n.id = s.id
+    WHERE {live("n")} {{timed}}
+    ORDER BY s.score DESC, n.id
+    LIMIT $limit
+"""
+
+
+def search(
+    conn: Conn, graph: str, text: str, *, limit: int, as_of: datetime | None
+) -> list[SearchHit]:
+    """BM25 (label words weighted twice rationale words), any word matching (OR)."""
+    terms = search_terms(text)
+    if not terms or limit <= 0:
+        return []
+    params: dict[str, Any] = {"graph": graph, "terms": terms, "limit": limit}
+    timed = ""
+    if as_of is not None:
+        timed = "AND " + valid_at("n")
+        params["as_of"] = format_time(as_of)
+    rows = conn.execute(_SEARCH.format(timed=timed), params).fetchall()
+    return [SearchHit(node_from_row(row), float(row[-1])) for row in rows]
+
+
+def events_page(
+    conn: Conn, graph: str, after_seq: int, until: datetime | None, size: int
+) -> list[Event]:
+    """Up to ``size`` ledger entries after ``after_seq`` in seq order, read from the table."""
+    sql = f"SELECT {EVENT_COLUMNS} FROM ledger WHERE graph = $graph AND seq > $after"
+    params: dict[str, Any] = {"graph": graph, "after": after_seq, "size": size}
+    if until is not None:
+        sql += ' AND "at" <= $until'
+        params["until"] = format_time(until)
+    rows = conn.execute(sql + " ORDER BY seq LIMIT $size", params).fetchall()
+    return [event_from_row(row) for row in rows]

@@ -1,0 +1,211 @@
+"""The DuckDB schema as named, ordered migrations.
+
+Each migration runs in one transaction together with the ``schema_migrations``
+row that records it (DuckDB's DDL is transactional), so a crash never leaves a
+half-applied step. A DuckDB file is opened for writing by one process at a time
+(the library locks it), so no two processes ever migrate it at once. Every table
+key starts with the graph name.
+
+Timestamps are the canonical text of ``decisis.model.format_time`` (see
+``rows``). There are no secondary indexes and no foreign keys: DuckDB scans
+columns fast, and its indexes would turn the updates the ledger makes (a
+tombstone mark, a status) into delete-and-insert pairs. The fold's rules, which
+``writes`` checks before every insert, keep edges pointing at existing nodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import duckdb
+
+from decisis.errors import StoreError
+from decisis.model import format_time, utc_now
+from decisis.stores.duckdb_store.rows import term_counts
+
+__all__ = [
+    "INDEX_TERMS",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Migration",
+    "index_node",
+    "migrate",
+    "schema_version",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+    then: Callable[[duckdb.DuckDBPyConnection], None] | None = None  # a data step after them
+
+
+_CORE = (
+    """CREATE TABLE nodes (
+        graph VARCHAR NOT NULL,
+        id VARCHAR NOT NULL,
+        type VARCHAR NOT NULL,
+        label VARCHAR NOT NULL,
+        status VARCHAR NOT NULL,
+        recorded_at VARCHAR NOT NULL,
+        updated_at VARCHAR NOT NULL,
+        valid_from VARCHAR NOT NULL,
+        valid_until VARCHAR,
+        confidence DOUBLE,
+        rationale VARCHAR,
+        metadata VARCHAR NOT NULL DEFAULT '{}',
+        agent VARCHAR,
+        tombstoned_at VARCHAR,
+        tombstone_reason VARCHAR,
+        PRIMARY KEY (graph, id)
+    )""",
+    """CREATE TABLE edges (
+        graph VARCHAR NOT NULL,
+        id VARCHAR NOT NULL,
+        type VARCHAR NOT NULL,
+        source VARCHAR NOT NULL,
+        target VARCHAR NOT NULL,
+        recorded_at VARCHAR NOT NULL,
+        updated_at VARCHAR NOT NULL,
+        valid_from VARCHAR NOT NULL,
+        valid_until VARCHAR,
+        state VARCHAR NOT NULL,
+        confidence DOUBLE,
+        rationale VARCHAR,
+        metadata VARCHAR NOT NULL DEFAULT '{}',
+        agent VARCHAR,
+        tombstoned_at VARCHAR,
+        tombstone_reason VARCHAR,
+        PRIMARY KEY (graph, id)
+    )""",
+    """CREATE TABLE ledger (
+        graph VARCHAR NOT NULL,
+        seq BIGINT NOT NULL,
+        kind VARCHAR NOT NULL,
+        entity VARCHAR NOT NULL,
+        payload VARCHAR NOT NULL,
+        "at" VARCHAR NOT NULL,
+        prev_checksum VARCHAR NOT NULL,
+        checksum VARCHAR NOT NULL,
+        invalidated_at VARCHAR,
+        invalidated_reason VARCHAR,
+        PRIMARY KEY (graph, seq)
+    )""",
+    """CREATE TABLE heads (
+        graph VARCHAR PRIMARY KEY,
+        seq BIGINT NOT NULL,
+        checksum VARCHAR NOT NULL
+    )""",
+)
+
+
+# One row per (node, word): ``tf`` is the word's weighted count in the node, ``dl`` the
+# node's weighted length (see ``rows.term_counts``), the inputs of BM25.
+INDEX_TERMS = """
+    INSERT INTO node_terms (graph, id, term, tf, dl)
+    SELECT $graph, $id, unnest($terms::VARCHAR[]), unnest($tfs::DOUBLE[]), $dl
+"""
+
+
+def index_node(
+    conn: duckdb.DuckDBPyConnection, graph: str, node_id: str, label: str, rationale: str | None
+) -> None:
+    """Add one node's rows to the search index."""
+    counts, length = term_counts(label, rationale)
+    if counts:
+        params = {"graph": graph, "id": node_id, "dl": length}
+        conn.execute(INDEX_TERMS, params | {"terms": list(counts), "tfs": list(counts.values())})
+
+
+def _index_existing(conn: duckdb.DuckDBPyConnection) -> None:
+    """Index the nodes written before the search migration."""
+    rows = conn.execute("SELECT graph, id, label, rationale FROM nodes ORDER BY graph, id")
+    for graph, node_id, label, rationale in rows.fetchall():
+        index_node(conn, graph, node_id, label, rationale)
+
+
+_SEARCH = (
+    # DuckDB's fts extension is not always installable, so search keeps its own inverted
+    # index, maintained by ``writes`` in the transaction of every change to a node's text.
+    """CREATE TABLE node_terms (
+        graph VARCHAR NOT NULL,
+        id VARCHAR NOT NULL,
+        term VARCHAR NOT NULL,
+        tf DOUBLE NOT NULL,
+        dl DOUBLE NOT NULL
+    )""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
+    Migration(2, "full-text search: an inverted index of node words", _SEARCH, _index_existing),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+_RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name VARCHAR NOT NULL,
+    applied_at VARCHAR NOT NULL
+)"""
+
+
+def schema_version(conn: duckdb.DuckDBPyConnection) -> int:
+    """The highest migration recorded in the database (0 for a new one)."""
+    exists = conn.execute(
+        "SELECT 1 FROM duckdb_tables() WHERE schema_name = 'main' "
+        "AND table_name = 'schema_migrations' AND NOT temporary"
+    ).fetchone()
+    if exists is None:
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0) if row is not None else 0
+
+
+def _refuse_newer(version: int, where: str) -> None:
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{where} has schema version {version}, newer than this decisis knows "
+            f"({SCHEMA_VERSION}); upgrade decisis to open it"
+        )
+
+
+def _apply(conn: duckdb.DuckDBPyConnection, migration: Migration) -> None:
+    """Apply one migration and its record in one transaction."""
+    conn.execute("BEGIN TRANSACTION")
+    try:
+        conn.execute(_RECORD_TABLE)
+        if schema_version(conn) < migration.version:
+            for statement in migration.statements:
+                conn.execute(statement)  # constants of this module, never user input
+            if migration.then is not None:
+                migration.then(conn)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, format_time(utc_now())),
+            )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def migrate(
+    conn: duckdb.DuckDBPyConnection, *, upto: int | None = None, where: str = "database"
+) -> int:
+    """Bring the schema up to ``upto`` (default: the newest); return the version reached.
+
+    A database newer than this code is refused with ``StoreError``: guessing at a
+    schema we do not know could corrupt it.
+    """
+    target = SCHEMA_VERSION if upto is None else upto
+    current = schema_version(conn)
+    _refuse_newer(current, where)
+    for migration in MIGRATIONS:
+        if current < migration.version <= target:
+            _apply(conn, migration)
+    reached = schema_version(conn)
+    _refuse_newer(reached, where)
+    return reached
