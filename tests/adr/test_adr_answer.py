@@ -69,3 +69,38 @@ def test_correction_to_none_makes_the_question_abstain(tmp_path: Path, corpus: P
         question = "Which AWS region should new GOV.UK infrastructure go in?"
         correct(g, question, None)
         assert ask(g, question).answer is None
+
+
+def test_a_start_missing_the_questions_subject_abstains() -> None:
+    from decisis.adr.answer import ABSTAIN_SUBJECT, _should_abstain
+    from decisis.adr.start import StartPoints
+    from decisis.search.fusion import Fused
+
+    points = StartPoints([Fused("t:1", 1.0, {"terms": 1})], coverage={"t:1": 0.6})
+    assert _should_abstain(points) is None  # no subject evidence: not held against it
+    points.subject = {"t:1": 0.0}
+    assert ABSTAIN_SUBJECT > 0 and _should_abstain(points) is not None
+    points.subject = {"t:1": 1.0}
+    assert _should_abstain(points) is None
+
+
+def test_a_record_corrected_as_standing_rejects_candidates_replacing_it(corpus: Path) -> None:
+    from decisis.adr.view import view_of
+    from decisis.model import LinkState
+
+    with decisis.open("memory://") as g:
+        ingest(g, corpus)
+        view = view_of(g)
+        key = "govuk-aws:0008"
+        candidates = {
+            view.key_of[e.source]: e.id
+            for e in view.successors[key]
+            if e.state is LinkState.CANDIDATE and not e.metadata.get("partial")
+        }
+        assert candidates  # the same-question rule proposes later database records
+        question = "Does the Puppetmaster use a local PostgreSQL database or an RDS instance?"
+        done = correct(g, question, key)
+        assert done.rejected and set(done.rejected) <= set(candidates.values())
+        undo(g, question)
+        states = {e.id: e.state for e in view_of(g).successors[key]}
+        assert all(states[i] is LinkState.CANDIDATE for i in candidates.values())

@@ -38,13 +38,14 @@ def test_dev_set_end_to_end() -> None:
     right = {name: s.rates["right"][0] for name, s in summaries.items()}
     assert right["decisis"] > right["fulltext"]
     assert right["decisis"] >= right["no-graph"]
-    # Reached on the development set (70.4% learning off, 68.5% on; out-of-scope abstained
-    # 72.7%), rounded down a little; the held-out numbers are lower (see decisis.evaluation.tune).
-    assert right["decisis-static"] >= 0.68
-    assert right["decisis"] >= 0.66
+    # Reached on the development set (72.2% learning off, 71.5% on over 5 orders; out-of-scope
+    # abstained 81.8%), rounded down a little; the held-out numbers are lower (70.4% right,
+    # see decisis.evaluation.tune).
+    assert right["decisis-static"] >= 0.7
+    assert right["decisis"] >= 0.68
     for name in ("decisis", "decisis-static"):
         assert summaries[name].rates["outdated"][0] <= 0.05
-        assert summaries[name].rates["out_of_scope_abstained"][0] >= 0.7
+        assert summaries[name].rates["out_of_scope_abstained"][0] >= 0.8
     assert summaries["decisis"].median_tokens <= 150
 
 
@@ -67,3 +68,21 @@ def test_tuning_picks_the_plateau_and_holds_topics_out() -> None:
     assert rate == 1.0 and 0.15 < chosen.coverage <= 0.5
     right, outdated = held_out(table, ["a", "b", "c", "d"])
     assert right == 1.0 and outdated == 0.0
+
+
+def test_tuning_chooses_a_subject_threshold_when_it_helps() -> None:
+    from decisis.evaluation.tune import Case, Setting, choose
+
+    def case(topic: str, expected: str | None, answer: str, subject: float) -> Case:
+        q = Question(topic, "q?", expected, topic=topic)
+        return Case(q, answer, 0.9, None, False, subject)
+
+    table = {
+        Setting(0.0, 0.0, 0.05): [
+            case("a", "t:1", "t:1", 1.0),
+            case("b", "t:2", "t:2", 0.4),
+            case("c", None, "t:3", 0.0),  # words in common, none of its subject
+        ]
+    }
+    chosen, rate = choose(table, {"a", "b", "c"})
+    assert rate == 1.0 and 0.0 < chosen.subject <= 0.4

@@ -47,3 +47,21 @@ def test_coverage_counts_an_expanded_word_once() -> None:
     hit = _index().search("Who renews certs?")[0]
     assert hit.doc == "certs" and hit.coverage == 1.0
     assert _index().search("Who renews certs?", expand=False)[0].coverage < 1.0
+
+
+def test_subject_coverage_counts_only_the_rarest_known_words() -> None:
+    index = TermIndex.build(
+        [
+            ("review", {"title": "Pull requests need two approvals before a merge"}),
+            ("hosting", {"title": "Host the platform infrastructure on AWS"}),
+            ("network", {"title": "Network the platform infrastructure"}),
+            ("region", {"title": "Pick one AWS region for the platform infrastructure"}),
+        ]
+    )
+    question = "How many approvals does a platform infrastructure pull request need?"
+    assert index.subject_coverage(question, "review") == 1.0
+    # "platform infrastructure" is everybody's: the hosting record misses the subject.
+    assert index.subject_coverage(question, "hosting") == 0.0
+    assert 0.0 < index.subject_coverage("approvals on AWS hosting", "hosting") < 1.0
+    assert index.subject_coverage("zebra?", "hosting") == 1.0  # no known word to miss
+    assert index.subject_coverage(question, "nope") == 0.0

@@ -2,8 +2,9 @@
 
 1. Start points by votes (``decisis.adr.start``).
 2. Abstain when nothing on record answers: the best start covers too little of the
-   question's distinctive weight, or a remembered question like this one was
-   corrected to "no record".
+   question's distinctive weight or of its subject (its rarest words the records know),
+   is far from it in meaning, or a remembered question like this one was corrected to
+   "no record".
 3. Walk trusted links from the start to what stands (``decisis.adr.walk``).
 4. Say it in about 130 tokens: the standing record, its decision in a sentence, what
    it replaced and when, and whether it replaced only part of a record or was split.
@@ -21,7 +22,7 @@ from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
 from decisis.errors import InvalidInput
 from decisis.graph import Graph
 
-__all__ = ["ABSTAIN_COSINE", "ABSTAIN_COVERAGE", "Answer", "ask", "decide"]
+__all__ = ["ABSTAIN_COSINE", "ABSTAIN_COVERAGE", "ABSTAIN_SUBJECT", "Answer", "ask", "decide"]
 
 # The best start must match this share of the question's IDF weight and, when an embedder
 # is installed, be this close to it in meaning (cosine). Both chosen on the development
@@ -29,6 +30,9 @@ __all__ = ["ABSTAIN_COSINE", "ABSTAIN_COVERAGE", "Answer", "ask", "decide"]
 # of the plateau of best held-out rates, away from its edges.
 ABSTAIN_COVERAGE = 0.28
 ABSTAIN_COSINE = 0.5
+# ... and cover this share of the question's subject (its rarest known words,
+# ``decisis.adr.start.SUBJECT_TERMS``), chosen the same way.
+ABSTAIN_SUBJECT = 0.15
 MAX_SUMMARY_CHARS = 300
 
 
@@ -101,6 +105,8 @@ def _should_abstain(points: StartPoints) -> str | None:
         return None
     if points.coverage.get(top.doc, 0.0) < ABSTAIN_COVERAGE:
         return "the closest records miss most of its distinctive words"
+    if points.subject.get(top.doc, 1.0) < ABSTAIN_SUBJECT:
+        return "the closest record misses the words that say what it is about"
     if points.vector_scores and points.vector_scores.get(top.doc, 0.0) < ABSTAIN_COSINE:
         return "the closest record is about something else"
     return None

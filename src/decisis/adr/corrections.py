@@ -9,6 +9,12 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   a link a record states); where a record states the pair, only the stated link is
   confirmed (the rules that proposed the same pair beside it earn no credit for what
   was never in doubt); links the wrong answer walked are rejected;
+* KEY stands for this question, so a rule's candidate saying a record the question also
+  matches (``decisis.adr.walk.RELEVANCE_MIN``) replaced KEY is rejected too (not an
+  amendment, which leaves part of KEY standing). Without this a rule would only ever
+  gain trust: its links below the walking threshold are never walked, so never
+  rejected, while corrections keep confirming the right ones, until every candidate
+  of the rule is walked, on every topic;
 * when no link leads from the start to KEY, a ``correction`` link is proposed; it stays
   a candidate until a second correction agrees, then it is confirmed;
 * a rule's trust is its prior plus its judged links (``decisis.adr.trust``), so judging
@@ -28,8 +34,10 @@ from typing import Any
 
 from decisis.adr.answer import Answer, ask
 from decisis.adr.ingest import adr_links
+from decisis.adr.start import start_points
 from decisis.adr.trust import CORRECTION_RULE, trust_from
 from decisis.adr.view import QUESTION_KIND, AdrView, view_of
+from decisis.adr.walk import RELEVANCE_MIN
 from decisis.errors import InvalidInput, NotFound
 from decisis.graph import Graph
 from decisis.model import (
@@ -129,7 +137,12 @@ def _right_path(view: AdrView, answer: Answer, key: str) -> list[Edge]:
 
 
 def _judge(
-    view: AdrView, answer: Answer, key: str, at: Any, result: Correction
+    view: AdrView,
+    answer: Answer,
+    key: str,
+    at: Any,
+    result: Correction,
+    relevance: dict[str, float] | None = None,
 ) -> tuple[list[EventDraft], dict[str, str]]:
     """Drafts confirming the right path and rejecting wrong hops; the states they replace."""
     out: list[EventDraft] = []
@@ -158,6 +171,15 @@ def _judge(
         for edge in edges:
             if edge.id not in on_path:
                 set_state(edge, LinkState.REJECTED)
+    for edge in view.successors.get(key, ()):
+        new = view.key_of.get(edge.source)
+        if (
+            edge.state is LinkState.CANDIDATE
+            and not edge.metadata.get("partial")
+            and new is not None
+            and (relevance or {}).get(new, 0.0) >= RELEVANCE_MIN
+        ):
+            set_state(edge, LinkState.REJECTED)
     return out, before
 
 
@@ -222,7 +244,8 @@ def correct(graph: Graph, question: str, key: str | None) -> Correction:
     changes: list[EventDraft] = []
     before: dict[str, str] = {}
     if key is not None:
-        changes, before = _judge(view, answer, key, at, result)
+        relevance = start_points(graph, view, question).relevance
+        changes, before = _judge(view, answer, key, at, result, relevance)
         agreed = len(result.confirmed)
         changes += _propose(view, answer.start, key, at, result)
         before |= {edge_id: LinkState.CANDIDATE.value for edge_id in result.confirmed[agreed:]}

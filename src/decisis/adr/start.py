@@ -52,6 +52,12 @@ QUESTION_MATCH = 0.6  # share of a question's weight a remembered question must 
 # topics reach 0.77: a remembered question vouches for an answer only when it is nearly
 # the same question, so a correction never leaks into a neighbouring topic.
 QUESTION_COSINE = 0.8
+# The question's subject: its SUBJECT_TERMS rarest words the records know. How much of it
+# the best start covers is evidence for abstaining (``decisis.adr.answer``): a record that
+# matches "GOV.UK infrastructure … request" but none of "merge, pull, approval" is about
+# something else. Kept for the first SUBJECT_CHECKED starts.
+SUBJECT_TERMS = 3
+SUBJECT_CHECKED = 3
 
 
 @dataclass
@@ -64,6 +70,7 @@ class StartPoints:
     remembered_answer: str | None = None
     vector_scores: dict[str, float] = field(default_factory=dict)
     term_scores: dict[str, float] = field(default_factory=dict)
+    subject: dict[str, float] = field(default_factory=dict)  # key -> rarest words' share
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -173,6 +180,10 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     points.coverage = {s.doc: s.coverage for s in scored}
     points.term_scores = {s.doc: s.score for s in scored}
     points.vector_scores = vectors
+    points.subject = {
+        f.doc: view.index.subject_coverage(question, f.doc, SUBJECT_TERMS)
+        for f in points.fused[:SUBJECT_CHECKED]
+    }
     if closest is not None:
         node = view.questions[view.question_index.positions[closest.doc]]
         points.remembered = node.label

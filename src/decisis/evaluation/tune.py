@@ -41,6 +41,7 @@ VECTOR_WEIGHTS = (0.0, 0.25, 0.5, 1.0)
 FULLTEXT_WEIGHTS = (0.05, 0.5)
 COVERAGES = tuple(x / 100 for x in range(20, 52, 4))
 COSINES = tuple(x / 100 for x in range(0, 64, 5))
+SUBJECTS = (0.0, 0.15, 0.3)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Setting:
     fulltext_weight: float
     coverage: float = 0.0
     cosine: float = 0.0
+    subject: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -61,15 +63,18 @@ class Case:
     coverage: float
     cosine: float | None  # None: no embedder
     remembered: bool
+    subject: float = 1.0  # share of the question's rarest known words the best start has
 
-    def verdict(self, coverage: float, cosine: float) -> str:
+    def verdict(self, coverage: float, cosine: float, subject: float = 0.0) -> str:
         abstain = not self.remembered and (
-            self.coverage < coverage or (self.cosine is not None and self.cosine < cosine)
+            self.coverage < coverage
+            or self.subject < subject
+            or (self.cosine is not None and self.cosine < cosine)
         )
         return score(self.question, None if abstain else self.answer)
 
-    def right(self, coverage: float, cosine: float) -> bool:
-        return self.verdict(coverage, cosine) == "right"
+    def right(self, coverage: float, cosine: float, subject: float = 0.0) -> bool:
+        return self.verdict(coverage, cosine, subject) == "right"
 
 
 @contextmanager
@@ -80,12 +85,14 @@ def _settings(setting: Setting) -> Iterator[None]:
         starting.VOTER_WEIGHTS,
         answering.ABSTAIN_COVERAGE,
         answering.ABSTAIN_COSINE,
+        answering.ABSTAIN_SUBJECT,
     )
     starting.FOLDER_BOOST = setting.folder_boost
     starting.VECTOR_WEIGHT = setting.vector_weight
     starting.VOTER_WEIGHTS = {**saved[2], "fulltext": setting.fulltext_weight}
     answering.ABSTAIN_COVERAGE = -1.0
     answering.ABSTAIN_COSINE = -1.0
+    answering.ABSTAIN_SUBJECT = -1.0
     try:
         yield
     finally:
@@ -95,6 +102,7 @@ def _settings(setting: Setting) -> Iterator[None]:
             starting.VOTER_WEIGHTS,
             answering.ABSTAIN_COVERAGE,
             answering.ABSTAIN_COSINE,
+            answering.ABSTAIN_SUBJECT,
         ) = saved
 
 
@@ -115,6 +123,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
                     points.coverage.get(top, 0.0) if top else 0.0,
                     cosine,
                     bool(points.fused and "questions" in points.fused[0].votes),
+                    points.subject.get(top, 1.0) if top else 0.0,
                 )
             )
     return out
@@ -131,7 +140,9 @@ def _rate(table: Table, setting: Setting, keep: set[str], verdict: str = "right"
     mine = [c for c in table[base] if c.question.topic in keep]
     if not mine:
         return 0.0
-    return sum(c.verdict(setting.coverage, setting.cosine) == verdict for c in mine) / len(mine)
+    return sum(
+        c.verdict(setting.coverage, setting.cosine, setting.subject) == verdict for c in mine
+    ) / len(mine)
 
 
 def _score(table: Table, setting: Setting, keep: set[str]) -> float:
@@ -142,9 +153,9 @@ def _score(table: Table, setting: Setting, keep: set[str]) -> float:
 
 def _all(table: Table) -> list[Setting]:
     return [
-        Setting(b.folder_boost, b.vector_weight, b.fulltext_weight, cov, cos)
+        Setting(b.folder_boost, b.vector_weight, b.fulltext_weight, cov, cos, sub)
         for b in table
-        for cov, cos in itertools.product(COVERAGES, COSINES)
+        for cov, cos, sub in itertools.product(COVERAGES, COSINES, SUBJECTS)
     ]
 
 
@@ -160,6 +171,7 @@ def _neighbours(setting: Setting, grid: Sequence[Setting]) -> list[Setting]:
         and near(FULLTEXT_WEIGHTS, s.fulltext_weight, setting.fulltext_weight)
         and near(COVERAGES, s.coverage, setting.coverage)
         and near(COSINES, s.cosine, setting.cosine)
+        and near(SUBJECTS, s.subject, setting.subject)
     ]
 
 
@@ -173,7 +185,7 @@ def choose(table: Table, keep: set[str]) -> tuple[Setting, float]:
     smooth = {
         s: sum(rates[n] for n in _neighbours(s, grid)) / len(_neighbours(s, grid)) for s in top
     }
-    chosen = max(top, key=lambda s: (smooth[s], -s.coverage, -s.cosine))
+    chosen = max(top, key=lambda s: (smooth[s], -s.coverage, -s.cosine, -s.subject))
     return chosen, _rate(table, chosen, keep)
 
 
@@ -185,8 +197,10 @@ def held_out(table: Table, topics: Sequence[str]) -> tuple[float, float]:
         setting, _ = choose(table, everything - {topic})
         base = Setting(setting.folder_boost, setting.vector_weight, setting.fulltext_weight)
         mine = [c for c in table[base] if c.question.topic == topic]
-        right += sum(c.right(setting.coverage, setting.cosine) for c in mine)
-        outdated += sum(c.verdict(setting.coverage, setting.cosine) == "outdated" for c in mine)
+        right += sum(c.right(setting.coverage, setting.cosine, setting.subject) for c in mine)
+        outdated += sum(
+            c.verdict(setting.coverage, setting.cosine, setting.subject) == "outdated" for c in mine
+        )
         total += len(mine)
     return (right / total, outdated / total) if total else (0.0, 0.0)
 
@@ -214,6 +228,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         starting.VOTER_WEIGHTS.get("fulltext", 0.0),
         answering.ABSTAIN_COVERAGE,
         answering.ABSTAIN_COSINE,
+        answering.ABSTAIN_SUBJECT,
     )
     result = {
         "chosen": chosen.__dict__,

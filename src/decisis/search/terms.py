@@ -185,6 +185,25 @@ class TermIndex:
         best = sorted(scores, key=lambda s: (-scores[s], self.docs[s]))[:limit]
         return [Scored(self.docs[s], scores[s], min(1.0, matched[s] / total)) for s in best]
 
+    def subject_coverage(self, text: str, doc_id: str, top: int = 3) -> float:
+        """Share of the IDF of the query's ``top`` rarest words that the index knows (the
+        question's subject: ``secrets``, ``merge``, not ``platform``) that ``doc_id`` has,
+        itself or through a word standing in for it. 1.0 when the index knows none."""
+        slot = self.positions.get(doc_id)
+        if slot is None:
+            return 0.0
+        weights, origin = self.expanded_weights(text)
+        known = sorted(
+            ((t, w) for t, w in weights.items() if t not in origin and t in self.postings),
+            key=lambda tw: (-tw[1], tw[0]),
+        )[:top]
+        total = sum(w for _, w in known)
+        if not total:
+            return 1.0
+        vector = self.vectors[slot]
+        stand_ins = {o for t, o in origin.items() if t in vector}
+        return sum(w for t, w in known if t in vector or t in stand_ins) / total
+
     def similarity(self, a: int, b: int, top: int = 40) -> float:
         """Cosine of two documents' TF-IDF vectors over their most distinctive terms."""
         va, vb = self._top(a, top), self._top(b, top)
