@@ -12,6 +12,7 @@ Traversals: descendants, ancestors and path_between from a node reaching about
 built in both stores; PostgreSQL and SQLite interleaved in the same rounds.
 
     .venv/bin/python bench/bench_postgres.py [--quick] [--batches N] [--edges N] [--rounds N]
+        [--only writes|traversals]
 
 The server is ``DECISIS_TEST_POSTGRES_URL`` (default
 ``postgresql://postgres@127.0.0.1:5432/test``); the run works in a schema of
@@ -206,14 +207,17 @@ def main() -> None:
     parser.add_argument("--batches", type=int, help="batches per writer (default 200)")
     parser.add_argument("--edges", type=int, help="edges of the traversal graph (default 10000)")
     parser.add_argument("--rounds", type=int, help="timed rounds per query (default 30)")
+    parser.add_argument("--only", choices=("writes", "traversals"), help="run one part only")
     args = parser.parse_args()
     batches = args.batches or (10 if args.quick else 200)
     n_edges = args.edges or (2_000 if args.quick else 10_000)
     rounds = args.rounds or (3 if args.quick else 30)
     print(machine_line() + f", PostgreSQL server {_server_version()}")
     with tempfile.TemporaryDirectory() as tmp:
-        bench_writes(Path(tmp), batches)
-        bench_traversals(Path(tmp), n_edges, rounds)
+        if args.only != "traversals":
+            bench_writes(Path(tmp), batches)
+        if args.only != "writes":
+            bench_traversals(Path(tmp), n_edges, rounds)
 
 
 def _server_version() -> str:

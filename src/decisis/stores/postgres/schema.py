@@ -112,9 +112,150 @@ _SEARCH = (
     "CREATE INDEX nodes_search ON nodes USING gin (search)",
 )
 
+# Traversals as server-side functions (see ``walks``): a whole walk is one call and
+# one round trip. The nodes seen so far live in a ``jsonb`` object inside the call
+# ({id: [depth, hop]}, a sorted map: membership is a binary search), not in a
+# temporary table, whose truncation at commit alone cost more than the walk.
+#
+# The plans must not depend on statistics: a freshly loaded graph has none
+# (autovacuum analyzes it later), and with the default estimates (0.5% for
+# ``tombstoned_at IS NULL``) the planner believes a graph has almost no live edges
+# and scans all of them at every level. So each statement is written so that only
+# index lookups fit: the frontier (an array) drives a ``LATERAL … OFFSET 0`` lookup
+# in the endpoint index of ``edges`` (a subquery the planner cannot flatten or turn
+# around), and the far node is checked by a correlated scalar subquery on the
+# primary key of ``nodes`` (run per row, never reordered). Each edge lookup asks for
+# the order its endpoint index gives (type, far end): when the estimates of a graph
+# that grew since the last ANALYZE round down to one row, the primary key
+# ``(graph, id)`` would cost the same and read the whole graph per frontier node,
+# and the sort it would need breaks that tie. The function settings
+# rule out hash and merge joins and sequential scans as a second guard, and JIT,
+# which the cost of a disabled plan type would otherwise switch on.
+_PLANS = (
+    "SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off SET jit = off"
+)
+_VALID = """(p_as_of IS NULL OR (
+                  {a}.recorded_at <= p_as_of AND {a}.valid_from <= p_as_of
+                  AND ({a}.valid_until IS NULL OR p_as_of < {a}.valid_until)))"""
+_EDGE_OK = f"""e.tombstoned_at IS NULL
+                  AND (p_types IS NULL OR e.type = ANY(p_types))
+                  AND {_VALID.format(a="e")}"""
+
+
+def _node_ok(node: str) -> str:
+    """True when ``node`` may be walked through (NULL, so false, when it is absent)."""
+    return f"""(SELECT n.tombstoned_at IS NULL AND {_VALID.format(a="n")}
+                  FROM nodes n WHERE n.graph = p_graph AND n.id = {node})"""
+
+
+def _level(near: str, far: str) -> str:
+    """One breadth-first level: nodes one walkable edge from the frontier, not seen yet,
+    each with the smallest "<parent id> <edge type>" hop that reaches it. The far node
+    is checked once per node found (HAVING), not once per edge reaching it."""
+    return f"""SELECT jsonb_object_agg(t.id, jsonb_build_array(v_depth + 1, t.hop))
+            INTO v_found
+            FROM (
+                SELECT e.{far} AS id, MIN((e.{near} || ' ' || e.type) COLLATE "C") AS hop
+                FROM unnest(v_frontier) AS f(id)
+                CROSS JOIN LATERAL (
+                    SELECT e.{near}, e.{far}, e.type FROM edges e
+                    WHERE e.graph = p_graph AND e.{near} = f.id AND {_EDGE_OK}
+                    ORDER BY e.type, e.{far} OFFSET 0
+                ) e
+                WHERE NOT (v_seen ? e.{far})
+                GROUP BY e.{far}
+                HAVING {_node_ok(f"e.{far}")}
+            ) t;"""
+
+
+_WALKS = (
+    # Breadth first from p_start ("out": along edges, else against them), up to
+    # p_max_depth levels or until p_stop_at is seen: {id: [depth, hop]} of every node
+    # seen, p_start included at depth 0 with a null hop.
+    f"""CREATE OR REPLACE FUNCTION decisis_walk(
+        p_graph text, p_start text, p_out boolean, p_types text[],
+        p_as_of timestamptz, p_max_depth integer, p_stop_at text
+    ) RETURNS jsonb LANGUAGE plpgsql {_PLANS} AS $fn$
+    DECLARE
+        v_seen jsonb := jsonb_build_object(p_start, jsonb_build_array(0, NULL));
+        v_frontier text[] := ARRAY[p_start];
+        v_found jsonb;
+        v_depth integer := 0;
+    BEGIN
+        WHILE v_depth < p_max_depth AND NOT coalesce(v_seen ? p_stop_at, false) LOOP
+            IF p_out THEN
+            {_level("source", "target")}
+            ELSE
+            {_level("target", "source")}
+            END IF;
+            EXIT WHEN v_found IS NULL;
+            v_seen := v_seen || v_found;
+            v_frontier := ARRAY(SELECT jsonb_object_keys(v_found));
+            v_depth := v_depth + 1;
+        END LOOP;
+        RETURN v_seen;
+    END
+    $fn$""",
+    # Every node reached from p_start with its depth and first hop, ordered by (depth, id).
+    f"""CREATE OR REPLACE FUNCTION decisis_traverse(
+        p_graph text, p_start text, p_out boolean, p_types text[],
+        p_as_of timestamptz, p_max_depth integer
+    ) RETURNS TABLE (reached_depth integer, reached_hop text, reached_node nodes)
+    LANGUAGE plpgsql {_PLANS} AS $fn$
+    BEGIN
+        RETURN QUERY
+            SELECT r.depth, r.hop,
+                   (SELECT n FROM nodes n WHERE n.graph = p_graph AND n.id = r.id)
+            FROM (
+                SELECT kv.key COLLATE "C" AS id, (kv.value ->> 0)::integer AS depth,
+                       kv.value ->> 1 AS hop
+                FROM jsonb_each(decisis_walk(
+                    p_graph, p_start, p_out, p_types, p_as_of, p_max_depth, NULL)) kv
+            ) r
+            WHERE r.depth > 0
+            ORDER BY r.depth, r.id;
+    END
+    $fn$""",
+    # The lexicographically smallest shortest path p_source -> p_target ('{{}}' if none):
+    # distances to the target by a backward walk, then forward from the source, always
+    # to the smallest id one step closer.
+    f"""CREATE OR REPLACE FUNCTION decisis_path(
+        p_graph text, p_source text, p_target text, p_types text[],
+        p_as_of timestamptz, p_max_depth integer
+    ) RETURNS text[] LANGUAGE plpgsql {_PLANS} AS $fn$
+    DECLARE
+        v_seen jsonb;
+        v_distance integer;
+        v_path text[] := ARRAY[p_source];
+        v_next text;
+    BEGIN
+        v_seen := decisis_walk(
+            p_graph, p_target, false, p_types, p_as_of, p_max_depth, p_source);
+        v_distance := (v_seen -> p_source ->> 0)::integer;
+        IF v_distance IS NULL THEN
+            RETURN '{{}}';
+        END IF;
+        FOR v_closer IN REVERSE v_distance - 1 .. 0 LOOP
+            SELECT MIN(e.target) INTO v_next
+            FROM (
+                SELECT e.target FROM edges e
+                WHERE e.graph = p_graph AND e.source = v_path[cardinality(v_path)]
+                  AND {_EDGE_OK}
+                  AND (v_seen -> e.target ->> 0)::integer = v_closer
+                  AND {_node_ok("e.target")}
+                ORDER BY e.type, e.target OFFSET 0
+            ) e;
+            v_path := v_path || v_next;
+        END LOOP;
+        RETURN v_path;
+    END
+    $fn$""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
+    Migration(3, "server-side traversal functions, planned on the endpoint indexes", _WALKS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -3,8 +3,8 @@
 Connections come from a ``psycopg_pool.ConnectionPool`` in autocommit mode, so
 every transaction is one this class opens: appends in READ COMMITTED behind the
 graph's head row lock (see ``writes``), multi-statement reads (traversals) in
-REPEATABLE READ READ ONLY so every level sees one snapshot. Each pooled session
-runs in UTC and has the traversal scratch table (``walks.WALK_TABLE``).
+REPEATABLE READ READ ONLY so all of their statements see one snapshot. Each
+pooled session runs in UTC.
 
 The URL is handed to libpq as it is, so its query options work
 (``postgresql://user@host/db?options=-csearch_path%3Ddecisis`` keeps decisis in
@@ -60,9 +60,8 @@ def _edge_types(types: Sequence[EdgeType] | None) -> list[EdgeType] | None:
 
 
 def _configure(conn: Conn) -> None:
-    """Prepare each new pooled session: UTC times and the traversal scratch table."""
+    """Prepare each new pooled session: UTC times."""
     conn.execute("SET TIME ZONE 'UTC'")
-    conn.execute(walks.WALK_TABLE)
 
 
 def _redacted(url: str) -> str:
