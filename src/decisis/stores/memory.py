@@ -47,6 +47,7 @@ from decisis.model import (
 from decisis.model.ids import is_id_prefix
 from decisis.model.validation import check_enum
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.stores.checks import check_aware, check_non_negative
 from decisis.stores.fold import GraphState, apply
 
 __all__ = ["MemoryStore"]
@@ -132,17 +133,6 @@ class _Graph:
     events: list[Event] = field(default_factory=list)
     head: tuple[int, str] = (0, GENESIS)
     by_entity: dict[str, list[int]] = field(default_factory=dict)  # entity -> ledger positions
-
-
-def _aware(when: datetime | None, name: str) -> None:
-    """Refuse naive times, as every backend must (they cannot be compared or stored)."""
-    if when is not None and (not isinstance(when, datetime) or when.tzinfo is None):
-        raise InvalidInput(name, f"{when!r} is not a timezone-aware time", "aware datetimes")
-
-
-def _non_negative(value: int | None, name: str) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-        raise InvalidInput(name, f"{value!r} is not a whole number >= 0", ">= 0")
 
 
 def _canonical(graph: str, seq: int, draft: EventDraft) -> tuple[bytes, EventKind, dict[str, Any]]:
@@ -325,8 +315,8 @@ class MemoryStore:
         include_tombstoned: bool = False,
     ) -> list[Node]:
         """Nodes ordered by id (creation order), or newest first."""
-        _aware(as_of, "as_of")
-        _non_negative(limit, "limit")
+        check_aware(as_of, "as_of")
+        check_non_negative(limit, "limit")
         type_set = None if types is None else {check_enum(NodeType, t, "type") for t in types}
         status_set = None
         if statuses is not None:
@@ -354,7 +344,7 @@ class MemoryStore:
         include_tombstoned: bool = False,
     ) -> list[Edge]:
         """Edges ordered by id; with ``node``, those leaving it, entering it, or both."""
-        _aware(as_of, "as_of")
+        check_aware(as_of, "as_of")
         if direction is not None:
             _check_direction(direction)
         if direction is not None and node is None:
@@ -464,8 +454,8 @@ class MemoryStore:
         as_of: datetime | None,
     ) -> _Walk:
         """Check a traversal's arguments (``ends`` must exist) and return its view."""
-        _aware(as_of, "as_of")
-        _non_negative(max_depth, "max_depth")
+        check_aware(as_of, "as_of")
+        check_non_negative(max_depth, "max_depth")
         types = None
         if edge_types is not None:
             types = frozenset(check_enum(EdgeType, t, "edge type") for t in edge_types)
@@ -479,8 +469,8 @@ class MemoryStore:
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
         """Token match over label and rationale: score = query words found, newest first on ties."""
-        _aware(as_of, "as_of")
-        _non_negative(limit, "limit")
+        check_aware(as_of, "as_of")
+        check_non_negative(limit, "limit")
         terms = {word.lower() for word in _WORD.findall(query)}
         if not terms:
             return []
@@ -503,7 +493,7 @@ class MemoryStore:
         self, graph: str, *, after_seq: int = 0, until: datetime | None = None
     ) -> Iterator[Event]:
         """Ledger entries in ``seq`` order (a copy taken under the lock)."""
-        _aware(until, "until")
+        check_aware(until, "until")
         with self._lock:
             entries = list(self._graph(graph).events)
         return iter([e for e in entries if e.seq > after_seq and (until is None or e.at <= until)])

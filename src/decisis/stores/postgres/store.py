@@ -27,6 +27,7 @@ from decisis.errors import DecisisError, InvalidInput, StoreError, UnsupportedSt
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
 from decisis.model.validation import check_enum
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
 from decisis.stores.postgres import queries, walks, writes
 from decisis.stores.postgres.schema import migrate
 
@@ -38,25 +39,6 @@ T = TypeVar("T")
 CONNECT_TIMEOUT_S = 10
 _EVENTS_PAGE = 500
 _SCHEMES = ("postgresql://", "postgres://")
-
-
-def _aware(when: datetime | None, name: str) -> None:
-    if when is not None and (not isinstance(when, datetime) or when.tzinfo is None):
-        raise InvalidInput(name, f"{when!r} is not a timezone-aware time", "aware datetimes")
-
-
-def _non_negative(value: int | None, name: str) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-        raise InvalidInput(name, f"{value!r} is not a whole number >= 0", ">= 0")
-
-
-def _direction(direction: object, *, optional: bool = False) -> None:
-    if not (direction in ("in", "out") or (optional and direction is None)):
-        raise InvalidInput("direction", f"unknown value {direction!r}", ["in", "out"])
-
-
-def _edge_types(types: Sequence[EdgeType] | None) -> list[EdgeType] | None:
-    return None if types is None else [check_enum(EdgeType, t, "edge type") for t in types]
 
 
 def _configure(conn: Conn) -> None:
@@ -195,8 +177,8 @@ class PostgresStore:
         as_of: datetime | None = None,
         include_tombstoned: bool = False,
     ) -> list[Node]:
-        _aware(as_of, "as_of")
-        _non_negative(limit, "limit")
+        check_aware(as_of, "as_of")
+        check_non_negative(limit, "limit")
         checked_types = None if types is None else [check_enum(NodeType, t, "type") for t in types]
         checked_statuses = (
             None if statuses is None else [check_enum(NodeStatus, s, "status") for s in statuses]
@@ -224,11 +206,11 @@ class PostgresStore:
         as_of: datetime | None = None,
         include_tombstoned: bool = False,
     ) -> list[Edge]:
-        _aware(as_of, "as_of")
-        _direction(direction, optional=True)
+        check_aware(as_of, "as_of")
+        check_direction(direction, optional=True)
         if direction is not None and node is None:
             raise InvalidInput("direction", "needs a node to be relative to", "a node id")
-        checked = _edge_types(types)
+        checked = check_edge_types(types)
         return self._read(
             lambda c: queries.edges(
                 c,
@@ -253,10 +235,10 @@ class PostgresStore:
         as_of: datetime | None = None,
     ) -> list[Reached]:
         """Breadth first inside PostgreSQL (see ``walks``), in one snapshot."""
-        _direction(direction)
-        _aware(as_of, "as_of")
-        _non_negative(max_depth, "max_depth")
-        types = _edge_types(edge_types)
+        check_direction(direction)
+        check_aware(as_of, "as_of")
+        check_non_negative(max_depth, "max_depth")
+        types = check_edge_types(edge_types)
         return self._snapshot(
             lambda c: walks.traverse(
                 c,
@@ -279,9 +261,9 @@ class PostgresStore:
         max_depth: int = DEFAULT_MAX_DEPTH,
         as_of: datetime | None = None,
     ) -> list[str]:
-        _aware(as_of, "as_of")
-        _non_negative(max_depth, "max_depth")
-        types = _edge_types(edge_types)
+        check_aware(as_of, "as_of")
+        check_non_negative(max_depth, "max_depth")
+        types = check_edge_types(edge_types)
         return self._snapshot(
             lambda c: walks.path_between(
                 c, graph, source, target, edge_types=types, max_depth=max_depth, as_of=as_of
@@ -292,8 +274,8 @@ class PostgresStore:
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
         """PostgreSQL full-text search ranked by ``ts_rank``; words are bound, never syntax."""
-        _aware(as_of, "as_of")
-        _non_negative(limit, "limit")
+        check_aware(as_of, "as_of")
+        check_non_negative(limit, "limit")
         return self._read(lambda c: queries.search(c, graph, query, limit=limit, as_of=as_of))
 
     # -- ledger -----------------------------------------------------------------
@@ -301,7 +283,7 @@ class PostgresStore:
         self, graph: str, *, after_seq: int = 0, until: datetime | None = None
     ) -> Iterator[Event]:
         """Ledger rows in ``seq`` order, read from the table page by page as they are used."""
-        _aware(until, "until")
+        check_aware(until, "until")
         return self._event_pages(graph, after_seq, until)
 
     def _event_pages(self, graph: str, after_seq: int, until: datetime | None) -> Iterator[Event]:

@@ -22,6 +22,7 @@ from decisis.errors import InvalidInput, StoreError, UnsupportedStore
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
 from decisis.model.validation import check_enum
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
 from decisis.stores.sqlite import queries, walks, writes
 from decisis.stores.sqlite.schema import migrate
 
@@ -66,25 +67,6 @@ def _use_wal(conn: sqlite3.Connection) -> None:
             if not busy or time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
-
-
-def _aware(when: datetime | None, name: str) -> None:
-    if when is not None and (not isinstance(when, datetime) or when.tzinfo is None):
-        raise InvalidInput(name, f"{when!r} is not a timezone-aware time", "aware datetimes")
-
-
-def _non_negative(value: int | None, name: str) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-        raise InvalidInput(name, f"{value!r} is not a whole number >= 0", ">= 0")
-
-
-def _direction(direction: object, *, optional: bool = False) -> None:
-    if not (direction in ("in", "out") or (optional and direction is None)):
-        raise InvalidInput("direction", f"unknown value {direction!r}", ["in", "out"])
-
-
-def _edge_types(types: Sequence[EdgeType] | None) -> list[EdgeType] | None:
-    return None if types is None else [check_enum(EdgeType, t, "edge type") for t in types]
 
 
 class SQLiteStore:
@@ -206,8 +188,8 @@ class SQLiteStore:
         as_of: datetime | None = None,
         include_tombstoned: bool = False,
     ) -> list[Node]:
-        _aware(as_of, "as_of")
-        _non_negative(limit, "limit")
+        check_aware(as_of, "as_of")
+        check_non_negative(limit, "limit")
         with self._connection() as conn:
             return queries.nodes(
                 conn,
@@ -234,8 +216,8 @@ class SQLiteStore:
         as_of: datetime | None = None,
         include_tombstoned: bool = False,
     ) -> list[Edge]:
-        _aware(as_of, "as_of")
-        _direction(direction, optional=True)
+        check_aware(as_of, "as_of")
+        check_direction(direction, optional=True)
         if direction is not None and node is None:
             raise InvalidInput("direction", "needs a node to be relative to", "a node id")
         with self._connection() as conn:
@@ -244,7 +226,7 @@ class SQLiteStore:
                 graph,
                 node=node,
                 direction=direction,
-                types=_edge_types(types),
+                types=check_edge_types(types),
                 as_of=as_of,
                 include_tombstoned=include_tombstoned,
             )
@@ -261,10 +243,10 @@ class SQLiteStore:
         as_of: datetime | None = None,
     ) -> list[Reached]:
         """Breadth first inside SQLite (see ``walks``), in one read transaction."""
-        _direction(direction)
-        _aware(as_of, "as_of")
-        _non_negative(max_depth, "max_depth")
-        types = _edge_types(edge_types)
+        check_direction(direction)
+        check_aware(as_of, "as_of")
+        check_non_negative(max_depth, "max_depth")
+        types = check_edge_types(edge_types)
         return self._transaction(
             "BEGIN",
             lambda c: walks.traverse(
@@ -288,9 +270,9 @@ class SQLiteStore:
         max_depth: int = DEFAULT_MAX_DEPTH,
         as_of: datetime | None = None,
     ) -> list[str]:
-        _aware(as_of, "as_of")
-        _non_negative(max_depth, "max_depth")
-        types = _edge_types(edge_types)
+        check_aware(as_of, "as_of")
+        check_non_negative(max_depth, "max_depth")
+        types = check_edge_types(edge_types)
         return self._transaction(
             "BEGIN",
             lambda c: walks.path_between(
@@ -302,8 +284,8 @@ class SQLiteStore:
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
         """FTS5 with bm25 ranking; free text is quoted word by word, never pasted as syntax."""
-        _aware(as_of, "as_of")
-        _non_negative(limit, "limit")
+        check_aware(as_of, "as_of")
+        check_non_negative(limit, "limit")
         with self._connection() as conn:
             return queries.search(conn, graph, query, limit=limit, as_of=as_of)
 
@@ -312,7 +294,7 @@ class SQLiteStore:
         self, graph: str, *, after_seq: int = 0, until: datetime | None = None
     ) -> Iterator[Event]:
         """Ledger rows in ``seq`` order, read from the table page by page as they are used."""
-        _aware(until, "until")
+        check_aware(until, "until")
         return self._event_pages(graph, after_seq, until)
 
     def _event_pages(self, graph: str, after_seq: int, until: datetime | None) -> Iterator[Event]:
