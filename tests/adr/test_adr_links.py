@@ -158,3 +158,23 @@ def test_numbers_match_across_zero_padding_in_a_folder_of_folders(tmp_path: Path
     records = read_folder(tmp_path).by_key()
     (link,) = records["alpha:0010"].links
     assert link.target_key == "alpha:0003"  # its own folder, never beta:3
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "After the [migration to the new cluster](021-keep-one-cluster.md) we replace the logs.",
+        "We are moving to [ADR-021](021-keep-one-cluster.md) and will replace the logs.",
+        "Having switched over to ADR 21, we deprecate the old dashboards.",
+    ],
+)
+def test_a_record_moved_to_is_a_destination_not_a_predecessor(
+    write: WriteFn, sentence: str
+) -> None:
+    (link,) = _links(write, sentence)
+    assert link.role == "destination"
+
+
+def test_a_record_migrated_away_from_stays_a_predecessor(write: WriteFn) -> None:
+    (link,) = _links(write, "We are migrating away from [ADR-021](021-keep-one-cluster.md).")
+    assert link.role == "predecessor"

@@ -76,6 +76,12 @@ _SUCCESSOR_BEFORE_STATUS = re.compile(rf"\b{_PASSIVE}{_PARTLY}(?:\s+by)?\W*$", r
 _PREDECESSOR_BEFORE = re.compile(
     rf"(?:\b{_ACTIVE}{_PARTLY}|\binstead\s+of|\bmigrat\w+\s+(?:away\s+)?from)\W*$", re.IGNORECASE
 )
+_TO = (
+    r"\b(?:migrat\w*|mov(?:e|es|ed|ing)|switch\w*|transition\w*|upgrad\w*)\s+(?:over\s+)?"
+    r"(?:on)?to\b"
+)
+_DESTINATION_BEFORE = re.compile(rf"{_TO}(?:\s+(?:the|an?|our|using))?\W*$", re.IGNORECASE)
+_DESTINATION_LABEL = re.compile(rf"^\W*(?:the\s+)?{_TO}", re.IGNORECASE)  # [migration to EKS](…)
 _PREDECESSOR_AFTER = re.compile(
     rf"^\W*(?:is|was|are|were|has\s+been|have\s+been)\s+(?:now\s+)?{_PASSIVE}{_PARTLY}\s+by\s+this\b",
     re.IGNORECASE,
@@ -172,7 +178,7 @@ def _block_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> list[_
     return sorted(refs, key=lambda r: r.start)
 
 
-def _role(before: str, after: str, kind: LinkKind) -> LinkRole | None:
+def _role(before: str, after: str, kind: LinkKind, label: str = "") -> LinkRole | None:
     before, after = strip_markdown(before + " x")[:-1], strip_markdown("x " + after)[1:]
     if _SUCCESSOR_BEFORE.search(before):
         return "successor"
@@ -180,6 +186,8 @@ def _role(before: str, after: str, kind: LinkKind) -> LinkRole | None:
         return "successor"
     if _PREDECESSOR_BEFORE.search(before) or _PREDECESSOR_AFTER.search(after):
         return "predecessor"
+    if _DESTINATION_BEFORE.search(before) or _DESTINATION_LABEL.search(strip_markdown(label)):
+        return "destination"
     return None
 
 
@@ -264,7 +272,12 @@ def extract_links(
             if ref.key == own_key or marker in seen:
                 continue
             seen.add(marker)
-            role = _role(block.text[left : ref.start], block.text[ref.end : right], block.kind)
+            role = _role(
+                block.text[left : ref.start],
+                block.text[ref.end : right],
+                block.kind,
+                block.text[ref.start : ref.end],
+            )
             links.append(
                 Link(
                     target=ref.target,

@@ -30,7 +30,9 @@ MAX_RECORD_BYTES = 1024 * 1024
 LinkKind = Literal["status", "body"]
 # "successor": the target replaces or amends this record ("Superseded by [7](0007-x.md)").
 # "predecessor": this record replaces or amends the target ("Supersedes [3](0003-y.md)").
-LinkRole = Literal["successor", "predecessor"]
+# "destination": this record moves *to* the target ("the migration to [EKS](022-EKS.md)"):
+# the target was adopted, not replaced, whatever replacement words the sentence has.
+LinkRole = Literal["successor", "predecessor", "destination"]
 
 
 class AdrStatus(StrEnum):

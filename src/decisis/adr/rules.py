@@ -9,6 +9,8 @@ function over the records of one ingest. The built-in rules are registered with
     moves-on        an old record's body says the team moves on to a linked later record
     cites-replaced  a new record cites an older one next to replace / migrate / instead of /
                     supersede / deprecate / in favour of
+    chooses-turned-down  a later record decides for what an earlier one turned down
+                    ("rather than using EKS" -> a record titled "EKS")
     same-question   a later record of the same folder decides the same question: similar
                     distinctive terms and title, each among the other's closest
 
@@ -211,7 +213,7 @@ def _moves_on(ctx: RuleContext) -> Iterator[Proposal]:
     for record in ctx.records:
         for link, target in _targets(record, "body"):
             other = ctx.by_key.get(target)
-            forward = link.role == "successor" or (
+            forward = link.role in ("successor", "destination") or (
                 link.role is None and bool(_MOVE_ON_VERBS & set(link.verbs))
             )
             if other is not None and forward and ctx.later(record, other):
@@ -224,7 +226,7 @@ def _cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
             other = ctx.by_key.get(target)
             backward = link.role == "predecessor" or (
                 link.role is None and bool(_CITE_VERBS & set(link.verbs))
-            )
+            )  # a "destination" ("the migration to EKS") was adopted, not replaced
             if other is not None and backward and ctx.later(other, record):
                 yield Proposal(
                     target, record.key, "cites-replaced", LinkState.CANDIDATE, link.context
@@ -314,6 +316,53 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                     )
 
 
+# "… manage the cluster ourselves rather than using EKS": what follows is turned down.
+_TURNED_DOWN = re.compile(
+    r"\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|decided\s+against|not\s+to\s+use"
+    r"|ruled\s+out|in\s+preference\s+to)\s+(?:using\s+|adopting\s+|an?\s+|the\s+)?"
+    r"([^.;:!?\n]{1,60})",
+    re.IGNORECASE,
+)
+TURNED_DOWN_WORDS = 4  # how many words after the phrase name what was turned down
+TURNED_DOWN_MAX_SHARE = 0.2  # ... and those of them in at most this share of the records
+
+
+def _turned_down(ctx: RuleContext, record: AdrRecord) -> set[str]:
+    """The names ``record`` turned down ("rather than using EKS": ``eks``): words written
+    as names (capitalised, or with digits) that few records use."""
+    limit = max(2, int(TURNED_DOWN_MAX_SHARE * ctx.index.size))
+    out: set[str] = set()
+    for match in _TURNED_DOWN.finditer(record.body):
+        named = [
+            w
+            for w in match.group(1).split()[:TURNED_DOWN_WORDS]
+            if w[:1].isupper() or any(c.isdigit() for c in w)
+        ]
+        out |= {
+            t for t in terms(" ".join(named)) if 0 < len(ctx.index.postings.get(t, ())) <= limit
+        }
+    return out
+
+
+def _chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
+    """The first later record of the same folder titled after what an earlier one turned
+    down reverses it (``014`` "… rather than using EKS", ``022`` "EKS"); records after
+    that one build on the reversal rather than make it."""
+    for record in ctx.records:
+        rejected = _turned_down(ctx, record) - set(terms(record.title))
+        later = sorted(  # in a folder the numbers tell the order better than re-dated headers
+            (r for r in ctx.records if r.folder == record.folder and ctx.later(record, r)),
+            key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
+        )
+        for name in sorted(rejected):
+            newer = next((r for r in later if name in terms(r.title)), None)
+            if newer is not None:
+                evidence = f"{record.key} turned down {name}; {newer.key} chose it"
+                yield Proposal(
+                    record.key, newer.key, "chooses-turned-down", LinkState.CANDIDATE, evidence
+                )
+
+
 for _rule in (
     FunctionRule(
         "status-line", Trust(9.0, 1.0), "a status line names the replacement", _status_line
@@ -335,6 +384,12 @@ for _rule in (
         Trust(3.0, 2.0),
         "a new record names what an older one decided next to a replacement word",
         _names_replaced,
+    ),
+    FunctionRule(
+        "chooses-turned-down",
+        Trust(3.0, 2.0),
+        "a later record decides for what an earlier one turned down",
+        _chooses_turned_down,
     ),
     FunctionRule(
         "same-question",

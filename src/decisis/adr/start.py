@@ -23,6 +23,7 @@ from decisis.adr.view import AdrView
 from decisis.graph import Graph
 from decisis.search.fulltext import fulltext_rank
 from decisis.search.fusion import Fused, fuse
+from decisis.search.glossary import spelled_both_ways
 from decisis.search.terms import Scored
 from decisis.search.text import terms, words
 
@@ -116,8 +117,15 @@ def named_folder(view: AdrView, question: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def searched_text(view: AdrView, question: str) -> str:
+    """The question with the other spelling of each common abbreviation it uses
+    (``single sign-on`` also as ``sso``; ``decisis.search.glossary``)."""
+    extra = spelled_both_ways(question, known=view.index.postings)
+    return f"{question} ({'; '.join(extra)})" if extra else question
+
+
 def _term_votes(view: AdrView, question: str) -> list[Scored]:
-    hits = view.index.search(question, limit=DEPTH * 3)
+    hits = view.index.search(searched_text(view, question), limit=DEPTH * 3)
     folder = named_folder(view, question)
     if folder is not None:
         boost = 1.0 + FOLDER_BOOST

@@ -1,0 +1,67 @@
+"""Link rules on records written for the purpose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from decisis.adr import read_folder
+from decisis.adr.rules import propose_links
+
+WriteFn = Callable[[str, str | bytes], Path]
+
+
+def _record(number: int, title: str, date: str, decision: str) -> str:
+    return (
+        f"# {number}. {title}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n"
+        f"## Decision\n\n{decision}\n"
+    )
+
+
+def _proposals(team: Path, rule: str) -> list[tuple[str, str]]:
+    records = read_folder(team).records
+    return sorted((p.old, p.new) for p in propose_links(records) if p.rule == rule)
+
+
+def _filler(write: WriteFn) -> None:
+    """Unrelated records, so that the names below are rare words of the folder."""
+    topics = ("Queues", "Logging", "Backups", "Secrets", "Alerts", "DNS", "Email", "Search")
+    for n, topic in enumerate((*topics, "Caching", "Tracing", "Billing", "Storage"), 1):
+        write(
+            f"1{n:02}-{topic.lower()}.md",
+            _record(
+                n,
+                f"Use a tool for {topic}",
+                f"2019-01-{n:02}",
+                f"We pick a tool for {topic.lower()}.",
+            ),
+        )
+
+
+def test_a_later_record_titled_after_what_an_earlier_one_turned_down(
+    write: WriteFn, team: Path
+) -> None:
+    _filler(write)
+    write(
+        "010-run-our-own-cluster.md",
+        _record(
+            10,
+            "Run our own cluster",
+            "2019-06-01",
+            "We run it ourselves rather than using Nomad, for now.",
+        ),
+    )
+    write("011-use-nomad.md", _record(11, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
+    write("012-nomad-upgrades.md", _record(12, "Nomad upgrades", "2022-03-01", "Upgrade monthly."))
+    # only the first record to choose it reverses the old decision; the next builds on it
+    assert _proposals(team, "chooses-turned-down") == [("team:010", "team:011")]
+
+
+def test_lowercase_common_words_after_rather_than_are_not_names(write: WriteFn, team: Path) -> None:
+    _filler(write)
+    write(
+        "010-run-our-own-cluster.md",
+        _record(10, "Run our own cluster", "2019-06-01", "We do it rather than paying overhead."),
+    )
+    write("011-overhead.md", _record(11, "Overhead budget", "2021-03-01", "Budget it."))
+    assert _proposals(team, "chooses-turned-down") == []
