@@ -1,43 +1,182 @@
-"""ADR benchmarks: ingest of the shared corpus and ``ask`` latency, beside a plain FTS query.
+"""ADR benchmarks: ingest and ``ask`` latency, beside plain full-text search, on the shared
+corpus (132 records) or on a synthetic corpus of any size (``bench/synthetic_adrs.py``).
 
-.venv/bin/python bench/bench_adr.py
+    .venv/bin/python bench/bench_adr.py                       # the 132 shared records
+    .venv/bin/python bench/bench_adr.py --synthetic 50000     # a generated corpus, SQLite
+    .venv/bin/python bench/bench_adr.py --synthetic 50000 --keep /tmp/adr50k  # reuse it
+
+Each run reports, apart: ingest (``ingest`` of the folder into a fresh SQLite store); the
+view build (``view_of``: every record read back and indexed, once per ledger head); the
+first ``ask`` after ingest (the view plus what answering derives from it once: record
+vectors, folder words); the first ``ask`` after a change (a correction moves the ledger
+head, so the view is rebuilt; record vectors are kept); and the steady-state ``ask``, timed
+in interleaved rounds beside the baseline: the same questions answered by the store's
+full-text search, top hit (system (a) of ``decisis eval``). ``--profile`` adds a cProfile
+of the steady-state asks. The synthetic corpus is written to a temporary folder (or to
+``--keep DIR``, where the store is kept too, so a rerun skips generation and ingest; each
+run adds its one correction to a kept store).
 """
 
 from __future__ import annotations
 
-import statistics
+import argparse
+import cProfile
+import itertools
+import json
+import pstats
+import shutil
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from bench_core_common import cpu_timed, interleave, machine_line, ms, print_table, stats
+from synthetic_adrs import Corpus, generate, questions, write_corpus
 
 import decisis
 from decisis.adr.answer import ask
+from decisis.adr.corrections import correct
 from decisis.adr.ingest import ingest
+from decisis.adr.view import view_of
 from decisis.evaluation import load_questions
+from decisis.evaluation.systems import FullTextTop
+from decisis.graph import Graph
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
-def _median_ms(fn, items) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for item in items:
-        start = time.perf_counter()
-        fn(item)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+def _seconds(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def _rotating(fn: Callable[[str], object], items: Sequence[str]) -> Callable[[], object]:
+    """A call answering the next item each time (so each round covers every item once)."""
+    turn = itertools.cycle(items)
+    return lambda: fn(next(turn))
+
+
+def _steady(graph: Graph, texts: Sequence[str], rounds: int, profile: bool) -> None:
+    """Steady-state ask beside full-text top hit, interleaved; every question once a round."""
+    baseline = FullTextTop(graph)
+    cpu: dict[str, list[int]] = {"ask": [], "fulltext top hit": []}
+    subjects = {
+        "ask": cpu_timed(_rotating(lambda q: ask(graph, q), texts), cpu["ask"]),
+        "fulltext top hit": cpu_timed(_rotating(baseline.ask, texts), cpu["fulltext top hit"]),
+    }
+    per_round = dict.fromkeys(subjects, len(texts))
+    times = interleave(subjects, rounds=rounds, per_round=per_round, warmup=0)
+    base = stats(times["fulltext top hit"])
+    rows = []
+    for name, samples in times.items():
+        s, c = stats(samples), stats(cpu[name])
+        ratio = f"{s.median / base.median:.1f}x"
+        rows.append([name, s.n, ms(s.median), ms(s.p95), ms(c.median), ms(c.p95), ratio])
+    headers = ["subject", "calls", "median ms", "p95 ms", "CPU median ms", "CPU p95 ms"]
+    print_table([*headers, "median / fulltext"], rows)
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for q in texts:
+            ask(graph, q)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
+
+
+def _once(graph: Graph, first: str, change: tuple[str, str | None] | None) -> list[list[object]]:
+    """The one-time costs: view build, first ask after ingest, first ask after a change."""
+    rows: list[list[object]] = [
+        ["view build (view_of after ingest)", f"{_seconds(lambda: view_of(graph)):.2f}"],
+        [
+            "first ask on it (record vectors, folder words)",
+            f"{_seconds(lambda: ask(graph, first)):.2f}",
+        ],
+    ]
+    if change is not None:
+        correct(graph, *change)
+        rows.append(["view rebuild after a correction", f"{_seconds(lambda: view_of(graph)):.2f}"])
+        after = _seconds(lambda: ask(graph, first))
+        rows.append(["first ask after the correction", f"{after:.2f}"])
+    return rows
+
+
+def shared_corpus(rounds: int, profile: bool) -> None:
+    """The 132 shared records and the development questions."""
+    texts = [q.question for q in load_questions(DATA / "questions-dev.jsonl")]
+    print(machine_line())
+    with tempfile.TemporaryDirectory() as tmp, decisis.open(f"sqlite:///{tmp}/b.db") as g:
+        took = _seconds(lambda: ingest(g, DATA / "adr-corpus"))
+        rows: list[list[object]] = [["ingest of 132 records", f"{took:.2f}"]]
+        rows += _once(g, texts[0], None)
+        print_table(["one-time step", "seconds"], rows)
+        _steady(g, texts, rounds, profile)
+
+
+def _prepare(folder: Path, records: int, seed: int) -> tuple[Corpus, bool, float]:
+    """The corpus's specs, whether ``folder`` already holds its files and store, and the
+    seconds it took to generate (and write) them."""
+    marker = folder / "bench-synthetic.json"
+    wanted = {"records": records, "seed": seed}
+    start = time.perf_counter()
+    if marker.exists() and json.loads(marker.read_text()) == wanted:
+        return generate(records, seed), True, time.perf_counter() - start
+    marker.unlink(missing_ok=True)
+    for name in ("store.db", "store.db-wal", "store.db-shm"):
+        (folder / name).unlink(missing_ok=True)
+    shutil.rmtree(folder / "corpus", ignore_errors=True)
+    corpus = write_corpus(folder / "corpus", records, seed)
+    return corpus, False, time.perf_counter() - start
+
+
+def synthetic(args: argparse.Namespace, folder: Path) -> None:
+    """A generated corpus of ``args.synthetic`` records, ingested into SQLite, and questions."""
+    corpus, reused, took = _prepare(folder, args.synthetic, args.seed)
+    texts = [q.text for q in questions(corpus, args.questions)]
+    teams = len({s.folder for s in corpus.specs})
+    print(machine_line())
+    print(
+        f"synthetic corpus: {len(corpus.specs)} records in {teams} team folders, seed {args.seed}"
+    )
+    rows: list[list[object]] = [
+        ["generate the corpus" + (" (kept files)" if reused else ""), f"{took:.1f}"]
+    ]
+    with decisis.open(f"sqlite:///{folder}/store.db") as g:
+        if reused:
+            rows.append(["ingest", "kept store (--keep)"])
+        else:
+            start = time.perf_counter()
+            report = ingest(g, folder / "corpus")
+            took = time.perf_counter() - start
+            rows.append(
+                [f"ingest ({len(report.added)} records, {report.links_added} links)", f"{took:.1f}"]
+            )
+            (folder / "bench-synthetic.json").write_text(
+                json.dumps({"records": args.synthetic, "seed": args.seed})
+            )
+        change = next(((q.text, q.expected) for q in questions(corpus, 50, 3) if q.expected), None)
+        rows += _once(g, texts[0], change)
+        print_table(["one-time step", "seconds"], rows)
+        _steady(g, texts, args.rounds, args.profile)
 
 
 def main() -> None:
-    questions = [q.question for q in load_questions(DATA / "questions-dev.jsonl")]
-    with tempfile.TemporaryDirectory() as tmp, decisis.open(f"sqlite:///{tmp}/b.db") as g:
-        start = time.perf_counter()
-        ingest(g, DATA / "adr-corpus")
-        ingest_s = time.perf_counter() - start
-        ask(g, questions[0])  # build the cached view and load the tokenizer once
-        ask_ms = _median_ms(lambda q: ask(g, q), questions * 3)
-        fts_ms = _median_ms(lambda q: g.search(q, limit=10), questions * 3)
-    print(f"ingest 132 records: {ingest_s:.2f} s (target <= 2 s)")
-    print(f"ask median: {ask_ms:.1f} ms (target <= 20 ms); plain FTS query median: {fts_ms:.2f} ms")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--synthetic", type=int, metavar="N", help="generate N records instead")
+    parser.add_argument("--seed", type=int, default=7, help="of the synthetic corpus")
+    parser.add_argument("--questions", type=int, default=100, help="synthetic questions")
+    parser.add_argument("--rounds", type=int, default=3, help="each question once a round")
+    parser.add_argument("--keep", metavar="DIR", help="keep the synthetic corpus and store here")
+    parser.add_argument("--profile", action="store_true", help="cProfile the steady-state asks")
+    args = parser.parse_args()
+    if not args.synthetic:
+        shared_corpus(args.rounds, args.profile)
+    elif args.keep:
+        Path(args.keep).mkdir(parents=True, exist_ok=True)
+        synthetic(args, Path(args.keep))
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            synthetic(args, Path(tmp))
 
 
 if __name__ == "__main__":

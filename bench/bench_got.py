@@ -8,12 +8,17 @@
    reply of an operation (commit three thoughts, keep the best, render and issue
    the next three calls), and a stale reply. Beside them, in the same rounds: a
    copy of a 1,000-entry dict plus one entry (what "immutable" costs when done by
-   copying) and a plain in-place dict insert (the floor).
-   Target: median <= 50 us per transition.
+   copying) and a plain in-place dict insert (the floor). The last column divides
+   each median by the copy's, which moves less than the microseconds when the
+   machine is shared. Target: median <= 50 us per transition.
 2. ``to_map`` + ``json.dumps`` and ``json.loads`` + ``from_map`` of a 10,000-thought
    machine. Target: <= 200 ms each.
 3. Helpers at 1k / 10k / 100k thoughts (a random DAG, ~1.1 edges per thought):
    ns per (thought + edge) should stay flat if they are linear.
+
+``--count last --repeat N`` runs only that transition N times, untimed: under
+``valgrind --tool=callgrind``, (total at N - total at 0) / N is its cost in
+instructions, a number the machine's load does not move.
 """
 
 from __future__ import annotations
@@ -42,6 +47,13 @@ from decisis.got.scripted import drive
 from decisis.got.thoughts import EdgeKind, ThoughtEdge
 
 TRANSITION_TARGET_NS = 50_000
+COPY_BASELINE = "baseline: copy 1,000-entry dict + 1"
+COUNTED = {  # --count name: its row
+    "partial": "partial (stream piece)",
+    "waiting": "reply, op still waiting",
+    "last": "last reply: commit + next op",
+    "stale": "stale reply (ignored)",
+}
 ROUND_TRIP_TARGET_NS = 200_000_000
 
 
@@ -69,7 +81,9 @@ def waiting_machine(size: int, answered: int = 2) -> tuple[Machine, list[CallMod
     return machine, calls
 
 
-def bench_transitions(rounds: int) -> bool:
+def transition_subjects() -> tuple[dict[str, Callable[[], object]], int]:
+    """The timed transitions and baselines by row name, each a call that repeats the same
+    transition on the same (immutable) machine; and the machine's size in thoughts."""
     machine, calls = waiting_machine(1000)
     last = calls[2].call_id
     assert machine.pending_calls == [last], machine.pending_calls
@@ -83,22 +97,29 @@ def bench_transitions(rounds: int) -> bool:
         "partial (stream piece)": lambda: machine.update(partial),
         "last reply: commit + next op": lambda: machine.update(reply),
         "stale reply (ignored)": lambda: machine.update(stale),
-        "baseline: copy 1,000-entry dict + 1": lambda: {**sample, "new": 1},
+        COPY_BASELINE: lambda: {**sample, "new": 1},
         "baseline: in-place dict insert": lambda: mutable.__setitem__("new", 1),
     }
     waiting, _ = waiting_machine(1000, answered=1)
     second = LLMResult(calls[1].call_id, "another thought")
     subjects["reply, op still waiting"] = lambda: waiting.update(second)
+    return subjects, len(machine.graph)
+
+
+def bench_transitions(rounds: int) -> bool:
+    subjects, size = transition_subjects()
     times = interleave(subjects, rounds=rounds, per_round=dict.fromkeys(subjects, 200))
+    copy = stats(times[COPY_BASELINE])
     rows = []
     ok = True
     for name, samples in times.items():
         s = stats(samples)
         if not name.startswith("baseline"):
             ok &= s.median <= TRANSITION_TARGET_NS
-        rows.append([name, us(s.median), us(s.p95), us(s.mean)])
-    print(f"\n### Transitions on a {len(machine.graph):,}-thought machine (us)\n")
-    print_table(["transition", "median", "p95", "mean"], rows)
+        ratio = f"{s.median / copy.median:.2f}x"
+        rows.append([name, us(s.median), us(s.p95), us(s.mean), ratio])
+    print(f"\n### Transitions on a {size:,}-thought machine (us)\n")
+    print_table(["transition", "median", "p95", "mean", "median / copy"], rows)
     return ok
 
 
@@ -179,7 +200,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument(
+        "--count",
+        choices=sorted(COUNTED),
+        help="only run one transition --repeat times, untimed (to count instructions)",
+    )
+    parser.add_argument("--repeat", type=int, default=1000)
     args = parser.parse_args()
+    if args.count:
+        subject = transition_subjects()[0][COUNTED[args.count]]
+        for _ in range(args.repeat):
+            subject()
+        return
     rounds = args.rounds or (3 if args.quick else 25)
     print(machine_line())
     ok = bench_transitions(rounds)

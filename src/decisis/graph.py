@@ -36,6 +36,7 @@ from decisis.model.validation import check_enum
 from decisis.stores import DEFAULT_MAX_DEPTH, Reached, SearchHit, Store, open_store
 
 if TYPE_CHECKING:
+    from decisis.batch import Batch
     from decisis.stores.replay import VerifyReport
 
 __all__ = ["GoalTree", "Graph", "Standing", "open"]
@@ -125,9 +126,21 @@ class Graph:
 
     # -- writes -------------------------------------------------------------------
     def _append(self, *changes: EventDraft) -> list[Event]:
+        self._check_writable()
+        return self.store.append(self.name, list(changes))
+
+    def _check_writable(self) -> None:
         if self.as_of is not None:
             raise Conflict(f"this view of the graph as of {format_time(self.as_of)} is read-only")
-        return self.store.append(self.name, list(changes))
+
+    def batch(self) -> Batch:
+        """Many writes in one transaction: ``with graph.batch() as batch:``, then write
+        through ``batch`` with the usual verbs. Everything lands in one ``append`` when the
+        block ends (one ledger segment), or nothing if it raises. See ``decisis.batch``."""
+        from decisis.batch import Batch
+
+        self._check_writable()
+        return Batch(self)
 
     def _new_node(
         self,
@@ -271,10 +284,10 @@ class Graph:
                 "changes", f"cannot update {sorted(unknown) or 'nothing'}", NODE_MUTABLE_FIELDS
             )
         at = utc_now()
-        preview = self.store.get_node(self.name, node_id).evolve(**changes, updated_at=at)
+        preview = self._node(node_id).evolve(**changes, updated_at=at)
         checked = {name: getattr(preview, name) for name in changes}
         self._append(drafts.node_updated(node_id, checked, at))
-        return self.store.get_node(self.name, node_id)
+        return self._node(node_id)
 
     def update_edge(self, ref: str, **changes: Any) -> Edge:
         edge_id = self.resolve(ref)
@@ -284,10 +297,10 @@ class Graph:
                 "changes", f"cannot update {sorted(unknown) or 'nothing'}", EDGE_MUTABLE_FIELDS
             )
         at = utc_now()
-        preview = self.store.get_edge(self.name, edge_id).evolve(**changes, updated_at=at)
+        preview = self._edge(edge_id).evolve(**changes, updated_at=at)
         checked = {name: getattr(preview, name) for name in changes}
         self._append(drafts.edge_updated(edge_id, checked, at))
-        return self.store.get_edge(self.name, edge_id)
+        return self._edge(edge_id)
 
     def supersede(
         self,
@@ -321,10 +334,10 @@ class Graph:
         """Invalidate a node or edge: it stays in the ledger, leaves every query."""
         record_id = self.resolve(ref)
         try:
-            self.store.get_node(self.name, record_id)
+            self._node(record_id)
             target = "node"
         except LookupError:
-            self.store.get_edge(self.name, record_id)
+            self._edge(record_id)
             target = "edge"
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput("reason", "a tombstone needs a reason", "a short text")
@@ -332,21 +345,31 @@ class Graph:
 
     # -- records --------------------------------------------------------------------
     def get(self, ref: str) -> Node:
-        return self.store.get_node(self.name, self.resolve(ref))
+        return self._node(self.resolve(ref))
 
     def get_edge(self, ref: str) -> Edge:
-        return self.store.get_edge(self.name, self.resolve(ref))
+        return self._edge(self.resolve(ref))
+
+    def _node(self, node_id: str) -> Node:
+        return self.store.get_node(self.name, node_id)
+
+    def _edge(self, edge_id: str) -> Edge:
+        return self.store.get_edge(self.name, edge_id)
+
+    def _stored_id(self, ref: str) -> str:
+        """The full id of a stored record, for the reads that run in the store."""
+        return self.resolve(ref)
 
     def nodes(self, **filters: Any) -> list[Node]:
         return self.store.nodes(self.name, as_of=self.as_of, **filters)
 
     def edges(self, node: str | None = None, **filters: Any) -> list[Edge]:
-        node_id = self.resolve(node) if node is not None else None
+        node_id = self._stored_id(node) if node is not None else None
         return self.store.edges(self.name, node=node_id, as_of=self.as_of, **filters)
 
     def children(self, ref: str) -> list[tuple[Edge, Node]]:
         """Immediate children, each with the edge that joins it (supersession left out)."""
-        node_id = self.resolve(ref)
+        node_id = self._stored_id(ref)
         out = []
         for edge in self.store.edges(self.name, node=node_id, direction="out", as_of=self.as_of):
             if edge.type is not EdgeType.SUPERSEDES:
@@ -355,7 +378,7 @@ class Graph:
 
     def history(self, ref: str) -> list[Event]:
         """The ledger entries about one node or edge, oldest first."""
-        record_id = self.resolve(ref)
+        record_id = self._stored_id(ref)
         return [e for e in self.events() if record_id in (e.entity, e.payload.get("new"))]
 
     def events(self, after_seq: int = 0) -> Iterator[Event]:
@@ -416,7 +439,7 @@ class Graph:
     ) -> list[Reached]:
         types = _edge_types(edge_types)
         depth = _check_depth(max_depth)
-        start = self.resolve(ref)
+        start = self._stored_id(ref)
         return self.store.traverse(
             self.name,
             start,
@@ -437,8 +460,8 @@ class Graph:
         """The nodes of a shortest directed path ``source -> target``, or ``[]``."""
         ids = self.store.path_between(
             self.name,
-            self.resolve(source),
-            self.resolve(target),
+            self._stored_id(source),
+            self._stored_id(target),
             edge_types=_edge_types(edge_types),
             max_depth=_check_depth(max_depth),
             as_of=self.as_of,
@@ -452,7 +475,7 @@ class Graph:
         at a later time. A view made by ``at(t)`` holds only what was recorded by ``t``,
         so its chains are the ones that stood then.
         """
-        node = self.get(ref)
+        node = self.store.get_node(self.name, self._stored_id(ref))
         reached = self.store.traverse(
             self.name, node.id, direction="in", edge_types=[EdgeType.SUPERSEDES]
         )

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import decisis
 from decisis.got import CallModel, EdgeKind, Machine
 from decisis.got.record import EDGE_TYPES, record_thoughts
 from decisis.got.scripted import drive, sorting_answer
+from decisis.model import Event, EventDraft
+from decisis.stores import Store, open_store
 
 
 def test_a_run_is_in_the_ledger_and_the_ledger_verifies(tmp_path: Path) -> None:
@@ -65,3 +71,42 @@ def test_a_failed_run_is_recorded_with_its_reason() -> None:
         ids = record_thoughts(graph, machine)
         summary = graph.get(ids[0]).metadata["got"]["run_summary"]
         assert summary["status"] == "error" and "malformed score reply" in summary["error"]
+
+
+def test_a_run_lands_in_one_append_as_one_stretch_of_the_ledger(tmp_path: Path) -> None:
+    machine = drive(Machine(), "q", lambda call: "7" if call.purpose == "score" else "t")
+    appends: list[int] = []
+
+    class Counting:  # the store, counting its appends
+        def __init__(self, inner: Store) -> None:
+            self.inner = inner
+
+        def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
+            appends.append(len(drafts))
+            return self.inner.append(graph, drafts)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    with open_store(f"sqlite:///{tmp_path / 'g.db'}") as store:
+        graph = decisis.Graph(Counting(store), "g")  # type: ignore[arg-type]
+        graph.add_goal("already there")
+        record_thoughts(graph, machine)
+        records = len(machine.get_nodes()) + len(machine.get_edges())
+        assert appends == [1, records]
+        assert [e.seq for e in graph.events()] == list(range(1, 2 + records))
+        assert graph.verify().ok
+
+
+def test_a_run_refused_part_way_writes_nothing(tmp_path: Path) -> None:
+    data = drive(Machine(), "q", lambda call: "7" if call.purpose == "score" else "t").to_map()
+    data["nodes"][3]["metadata"] = {"bad": float("nan")}  # not JSON: refused as a node
+    machine = Machine.from_map(data)
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as graph:
+        graph.add_goal("already there")
+        before = list(graph.events())
+        with pytest.raises(decisis.InvalidInput, match="metadata"):
+            record_thoughts(graph, machine)
+        assert list(graph.events()) == before
+        assert [n.label for n in graph.nodes()] == ["already there"]
+        assert graph.verify().ok

@@ -121,8 +121,16 @@ def _notes(view: AdrView, result: Walk) -> list[str]:
     return notes
 
 
-def decide(view: AdrView, points: StartPoints, question: str, *, walk_links: bool = True) -> Answer:
-    """Turn start points into an answer: abstain, or walk from the best start."""
+def decide(
+    view: AdrView,
+    points: StartPoints,
+    question: str,
+    *,
+    walk_links: bool = True,
+    graph: Graph | None = None,
+) -> Answer:
+    """Turn start points into an answer: abstain, or walk from the best start (its links
+    fetched from ``graph``'s store in one query when given, else from the view)."""
     why = _should_abstain(points)
     if why is not None:
         return _abstain(question, why, points)
@@ -130,7 +138,9 @@ def decide(view: AdrView, points: StartPoints, question: str, *, walk_links: boo
     # A start a corrected question vouches for moves on only along judged links.
     remembered = "questions" in points.fused[0].votes
     threshold = JUDGED_ONLY if remembered else WALK_THRESHOLD
-    result = walk(view, start, points.relevance, threshold) if walk_links else Walk([start])
+    result = (
+        walk(view, start, points.relevance, threshold, graph=graph) if walk_links else Walk([start])
+    )
     notes = _notes(view, result)
     text = _render(view, result, notes)
     belief = 1.0
@@ -160,4 +170,4 @@ def ask(graph: Graph, question: str) -> Answer:
         raise InvalidInput("question", "is empty", "a question in words")
     view = view_of(graph)
     points = start_points(graph, view, question)
-    return decide(view, points, question)
+    return decide(view, points, question, graph=graph)

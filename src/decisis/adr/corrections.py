@@ -18,11 +18,13 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
 * when no link leads from the start to KEY, a ``correction`` link is proposed; it stays
   a candidate until a second correction agrees, then it is confirmed;
 * a rule's trust is its prior plus its judged links (``decisis.adr.trust``), so judging
-  links moves it, and the new trust is written to every link of that rule nobody has
-  judged yet.
+  links moves it: one ``rule.trusted`` event per rule whose trust moved, in the same
+  append, carries the new trust to every link of that rule nobody has judged yet (the
+  store moves them all at once, not one event per link).
 
 ``undo`` reverses the latest correction of a question: judged links get their earlier
-state back, a link it proposed and the question node are tombstoned.
+state back, a link it proposed and the question node are tombstoned, and the trust the
+correction moved moves back, again in one append.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from typing import Any
 from decisis.adr.answer import Answer, ask
 from decisis.adr.ingest import adr_links
 from decisis.adr.start import start_points
-from decisis.adr.trust import CORRECTION_RULE, trust_from
+from decisis.adr.trust import CORRECTION_RULE, links_after, trust_moves
 from decisis.adr.view import QUESTION_KIND, AdrView, view_of
 from decisis.adr.walk import RELEVANCE_MIN
 from decisis.errors import InvalidInput, NotFound
@@ -209,7 +211,7 @@ def _propose(
         updated_at=at,
         valid_from=at,
         state=LinkState.CANDIDATE,
-        confidence=0.5,
+        confidence=round(view.trust[CORRECTION_RULE].mean, 6),
         rationale=f"a correction said questions starting at {start} are answered by {key}",
         metadata={"rule": CORRECTION_RULE, "old": start, "new": key, "partial": False},
     )
@@ -217,18 +219,12 @@ def _propose(
     return [drafts.edge_added(edge, at)]
 
 
-def _retrust(graph: Graph, at: Any) -> list[EventDraft]:
-    """Write each rule's new trust to the links of that rule nobody has judged."""
-    edges = adr_links(graph)
-    trust = trust_from(edges)
-    out = []
-    for edge in edges:
-        rule = edge.metadata.get("rule")
-        if edge.state in _JUDGEABLE and isinstance(rule, str) and rule in trust:
-            mean = round(trust[rule].mean, 6)
-            if edge.confidence != mean:
-                out.append(drafts.edge_updated(edge.id, {"confidence": mean}, at))
-    return out
+def _retrust(links: list[Edge], changes: list[EventDraft], at: Any) -> list[EventDraft]:
+    """``rule.trusted`` drafts for the rules ``changes`` move, to append after them."""
+    return [
+        drafts.rule_trusted(rule, t.successes, t.failures, round(t.mean, 6), at)
+        for rule, t in trust_moves(links, links_after(links, changes))
+    ]
 
 
 def correct(graph: Graph, question: str, key: str | None) -> Correction:
@@ -264,10 +260,7 @@ def correct(graph: Graph, question: str, key: str | None) -> Correction:
             metadata={"relation": "resolved_to"},
         )
         changes.append(drafts.edge_added(link, at))
-    graph.store.append(graph.name, changes)
-    retrust = _retrust(graph, at)
-    if retrust:
-        graph.store.append(graph.name, retrust)
+    graph.store.append(graph.name, changes + _retrust(view.links, changes, at))
     return result
 
 
@@ -325,10 +318,7 @@ def undo(graph: Graph, question: str) -> Correction:
             drafts.tombstoned(edge_id, "edge", "the correction that proposed it was undone", at)
         )
     changes.append(drafts.tombstoned(node.id, "node", "correction undone", at))
-    graph.store.append(graph.name, changes)
-    retrust = _retrust(graph, at)
-    if retrust:
-        graph.store.append(graph.name, retrust)
+    graph.store.append(graph.name, changes + _retrust(adr_links(graph), changes, at))
     return result
 
 

@@ -1,4 +1,9 @@
-"""What the graph has learnt: every proposed link, its state and trust, and who judged it."""
+"""What the graph has learnt: every proposed link, its state and trust, and who judged it.
+
+Each rule also lists its trust moves, read from the ledger: every ``rule.trusted``
+event with the correction that moved it (the question whose node the same append
+added, or tombstoned when the correction was undone; one append shares one time).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 from decisis.adr.trust import link_confidence
 from decisis.adr.view import QUESTION_KIND, view_of
 from decisis.graph import Graph
-from decisis.model import NodeType
+from decisis.model import Event, EventKind, NodeType, format_time
 
 __all__ = ["learned"]
 
@@ -23,8 +28,50 @@ def _judges(graph: Graph) -> dict[str, str]:
     return out
 
 
+def _cause(event: Event, questions: dict[str, str]) -> tuple[str, bool] | None:
+    """(question, undone) when ``event`` records a correction or its undoing, else ``None``."""
+    payload = event.payload
+    if event.kind is EventKind.NODE_ADDED:
+        node = payload["node"]
+        if (node.get("metadata") or {}).get("kind") == QUESTION_KIND:
+            questions[node["id"]] = node["label"]
+            return node["label"], False
+    elif event.kind is EventKind.TOMBSTONED and payload["id"] in questions:
+        return questions[payload["id"]], True
+    return None
+
+
+def _moves(graph: Graph) -> dict[str, list[dict[str, Any]]]:
+    """Rule name -> its ``rule.trusted`` events, oldest first, each with its correction."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    questions: dict[str, str] = {}
+    cause: tuple[str, bool] | None = None
+    cause_at = None
+    for event in graph.events():
+        found = _cause(event, questions)
+        if found is not None:
+            cause, cause_at = found, event.at
+        elif event.kind is EventKind.RULE_TRUSTED:
+            payload = event.payload
+            same_append = cause is not None and cause_at == event.at
+            question, undone = cause if cause is not None and same_append else (None, False)
+            out.setdefault(payload["rule"], []).append(
+                {
+                    "seq": event.seq,
+                    "at": format_time(event.at),
+                    "successes": payload["successes"],
+                    "failures": payload["failures"],
+                    "trust": round(payload["confidence"], 4),
+                    "by": question,
+                    "undone": undone,
+                }
+            )
+    return out
+
+
 def learned(graph: Graph) -> dict[str, Any]:
-    """Rules with their trust, and links with rule, state, confidence and correction."""
+    """Rules with their trust and its moves, and links with rule, state, confidence and
+    correction."""
     view = view_of(graph)
     judges = _judges(graph)
     links = []
@@ -40,8 +87,14 @@ def learned(graph: Graph) -> dict[str, Any]:
                 "corrected_by": judges.get(edge.id),
             }
         )
+    moves = _moves(graph)
     rules = {
-        name: {"successes": t.successes, "failures": t.failures, "trust": round(t.mean, 4)}
+        name: {
+            "successes": t.successes,
+            "failures": t.failures,
+            "trust": round(t.mean, 4),
+            "moves": moves.get(name, []),
+        }
         for name, t in view.trust.items()
     }
     return {"rules": rules, "links": links}

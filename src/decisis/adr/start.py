@@ -174,7 +174,7 @@ def _blend(scored: list[Scored], vectors: Mapping[str, float]) -> list[str]:
 def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     """Rank the records where ``question`` may start, by fused votes."""
     scored = _term_votes(view, question)
-    vectors = vector_scores(view, question, [s.doc for s in scored])
+    vectors = vector_scores(view, question, [s.doc for s in scored], graph)
     rankings: dict[str, list[str]] = {"terms": _blend(scored, vectors)}
     rankings["fulltext"] = [
         view.key_of[node_id]
@@ -200,9 +200,11 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     return points
 
 
-def vector_scores(view: AdrView, question: str, also: Sequence[str] = ()) -> dict[str, float]:
+def vector_scores(
+    view: AdrView, question: str, also: Sequence[str] = (), graph: Graph | None = None
+) -> dict[str, float]:
     """Cosine of the question with its closest records and with ``also`` (when an
-    embedder is available, else empty)."""
+    embedder is available, else empty); record vectors are kept in ``graph``'s store."""
     from decisis.adr.vectors import similarities
 
-    return similarities(view, question, DEPTH, also)
+    return similarities(view, question, DEPTH, also, graph)

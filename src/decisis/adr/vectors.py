@@ -1,21 +1,32 @@
 """The vector vote, when ``decisis.search.embedding`` provides an embedder; else no vote.
 
-Record vectors are computed once per view (title and decision text) and kept on it.
-Everything else works without vectors: they are one vote among several.
+Record vectors (title and decision text) are kept in the store, in the space
+``<embedder name>:adr-record``, each tagged with a digest of what was embedded: the
+first answer in a process reads them back instead of embedding every record again,
+and only records that are new or changed are embedded (and written). They are also
+kept in the process across views, and on the view itself. A read-only view (``at(t)``)
+reads and computes but writes nothing. Everything else works without vectors: they
+are one vote among several.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
 from decisis.adr.view import AdrView
+from decisis.errors import DecisisError, StoreError
+from decisis.graph import Graph
 
-__all__ = ["question_similarities", "similarities"]
+__all__ = ["RECORD_SPACE", "question_similarities", "record_space", "similarities"]
 
+RECORD_SPACE = "adr-record"  # what is embedded: a record's title with its decision and body
+_RECIPE = "mean-of-title-decision-and-title-body-v1"  # part of every digest: a new recipe
+# makes every stored vector stale
 _NO_EMBEDDER: list[bool] = []
 _QUERY_CACHE = 256
-_KEPT: dict[Any, Any] = {}  # (node id, content hash) -> record vector; "embedder" -> its name
+_KEPT: dict[Any, Any] = {}  # (node id, digest) -> record vector; "embedder" -> its name
 _KEPT_LIMIT = 200_000
 
 
@@ -31,25 +42,73 @@ def _embedder() -> Any | None:
         return None
 
 
-def _record_vectors(embedder: Any, view: AdrView, keys: Sequence[str]) -> Any:
+def _name(embedder: Any) -> str:
+    return str(getattr(embedder, "name", type(embedder).__name__))
+
+
+def record_space(embedder: Any) -> str:
+    """The store space of record vectors: the embedder's name (its vector space) and what
+    was embedded, so vectors of different models never mix."""
+    return f"{_name(embedder)}:{RECORD_SPACE}"
+
+
+def _digest(view: AdrView, key: str) -> str:
+    """What a record's vector was computed from: its title and decision, and its file's
+    content hash standing for the body (hashing every body per view would cost more)."""
+    node, meta = view.records[key], view.meta(key)
+    source = meta.get("content_hash") or meta.get("text") or ""
+    text = "\0".join([_RECIPE, node.label, node.rationale or "", str(source)])
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stored(graph: Graph, space: str, wanted: dict[str, str]) -> dict[str, Any]:
+    """Vectors the store keeps for ``wanted`` (node id -> digest), stale ones left out."""
+    try:
+        return graph.store.get_vectors(graph.name, space, list(wanted), digests=wanted)
+    except StoreError:  # a store that cannot read them: compute instead
+        return {}
+
+
+def _keep(graph: Graph, space: str, rows: dict[str, Any], digests: dict[str, str]) -> None:
+    """Write computed vectors to the store, unless the view is read-only; vectors are a
+    cache, so failing to keep them only costs computing them again."""
+    if graph.as_of is not None or not rows:
+        return
+    try:
+        graph.store.put_vectors(graph.name, space, rows, digests=digests)
+    except DecisisError:  # e.g. a read-only database file, a record just tombstoned
+        return
+
+
+def _record_vectors(embedder: Any, view: AdrView, keys: Sequence[str], graph: Graph | None) -> Any:
     """One unit vector a record: the mean of its title-and-decision and title-and-body
     vectors (chosen on the development questions: better than either alone).
 
     A view is rebuilt whenever the ledger moves (every correction), while records rarely
-    change: vectors are kept across views by node id and content hash, per embedder.
+    change: vectors are kept across views by node id and digest, per embedder, in the
+    process and in the store.
     """
     import numpy as np
 
-    name = str(getattr(embedder, "name", type(embedder).__name__))
+    name = _name(embedder)
     if _KEPT.get("embedder") != name:
         _KEPT.clear()
         _KEPT["embedder"] = name
-    ident = {k: (view.records[k].id, str(view.meta(k).get("content_hash") or "")) for k in keys}
+    ident = {k: (view.records[k].id, _digest(view, k)) for k in keys}
     missing = [k for k in keys if ident[k] not in _KEPT]
+    if len(_KEPT) + len(missing) > _KEPT_LIMIT:
+        _KEPT.clear()
+        _KEPT["embedder"] = name
+        missing = list(keys)
+    space = record_space(embedder)
+    if missing and graph is not None:
+        stored = _stored(graph, space, dict(ident[k] for k in missing))
+        for k in missing:
+            vector = stored.get(ident[k][0])
+            if vector is not None:
+                _KEPT[ident[k]] = vector
+        missing = [k for k in missing if ident[k] not in _KEPT]
     if missing:
-        if len(_KEPT) + len(missing) > _KEPT_LIMIT:
-            _KEPT.clear()
-            _KEPT["embedder"] = name
         short = [f"{view.records[k].label}. {view.records[k].rationale or ''}" for k in missing]
         long = [f"{view.records[k].label}. {view.meta(k).get('text') or ''}" for k in missing]
         matrix = embedder.embed(short) + embedder.embed(long)
@@ -57,6 +116,9 @@ def _record_vectors(embedder: Any, view: AdrView, keys: Sequence[str]) -> Any:
         norms[norms == 0] = 1.0
         for k, row in zip(missing, matrix / norms, strict=True):
             _KEPT[ident[k]] = row
+        if graph is not None:
+            made = {ident[k][0]: _KEPT[ident[k]] for k in missing}
+            _keep(graph, space, made, {ident[k][0]: ident[k][1] for k in missing})
     return np.stack([_KEPT[ident[k]] for k in keys])
 
 
@@ -87,17 +149,22 @@ def question_similarities(view: AdrView, question: str, ids: Sequence[str]) -> d
 
 
 def similarities(
-    view: AdrView, question: str, limit: int, also: Sequence[str] = ()
+    view: AdrView,
+    question: str,
+    limit: int,
+    also: Sequence[str] = (),
+    graph: Graph | None = None,
 ) -> dict[str, float]:
     """The ``limit`` records most similar to ``question``, and those in ``also``, with their
-    cosine."""
+    cosine. With ``graph`` (the one ``view`` shows), record vectors are read from and
+    kept in its store."""
     embedder = _embedder()
     if embedder is None or not view.records:
         return {}
     keys = list(view.records)
     matrix = view.cache.get("vectors")
     if matrix is None:
-        matrix = view.cache["vectors"] = _record_vectors(embedder, view, keys)
+        matrix = view.cache["vectors"] = _record_vectors(embedder, view, keys, graph)
     query = _query_vector(embedder, view, question)
     scores = matrix @ query
     best = scores.argsort()[::-1][:limit]

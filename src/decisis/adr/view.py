@@ -1,8 +1,10 @@
 """One graph's records as answering needs them, built once per ledger head and cached.
 
 Reading every record node and building the term index costs milliseconds for a
-hundred records and about a second for fifty thousand; a question costs far less.
-So the view is kept per (store, graph) and rebuilt only when the ledger head moves.
+hundred records and seconds for fifty thousand; a question costs far less. So the
+view is kept per (store, graph) and rebuilt only when the ledger head moves, from the
+view it replaces: a correction or an ingest of a few records re-indexes only the
+records whose text changed (see ``docs/benchmarks.md`` for the costs).
 """
 
 from __future__ import annotations
@@ -87,22 +89,30 @@ def _questions(graph: Graph) -> list[Node]:
     ]
 
 
-def build_view(graph: Graph) -> AdrView:
+def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
+    """Read the records, links and remembered questions of ``graph`` and index them.
+
+    With ``previous``, a view of the same graph at an earlier head, its term indexes are
+    the starting point (``TermIndex.rebuilt``): only records whose text changed, or that
+    are new, are read again. The result is the same as without it.
+    """
     head = graph.store.head(graph.name)
     records = record_nodes(graph)
     questions = _questions(graph)
     asked = _asked(questions)
+    docs = [(key, _fields(node, asked.get(key, []))) for key, node in records.items()]
+    asks = [(q.id, {"title": q.label}) for q in questions]
     return AdrView(
         head=head,
         records=records,
         key_of={node.id: key for key, node in records.items()},
-        index=TermIndex.build(
-            (key, _fields(node, asked.get(key, []))) for key, node in records.items()
-        ),
+        index=previous.index.rebuilt(docs) if previous else TermIndex.build(docs),
         links=adr_links(graph),
         trust=rule_trust(graph),
         questions=questions,
-        question_index=TermIndex.build((q.id, {"title": q.label}) for q in questions),
+        question_index=(
+            previous.question_index.rebuilt(asks) if previous else TermIndex.build(asks)
+        ),
     )
 
 
@@ -121,7 +131,7 @@ def view_of(graph: Graph) -> AdrView:
         cached = _CACHE.get(key)
     if cached is not None and cached.head == head:
         return cached
-    view = build_view(graph)
+    view = build_view(graph, cached)
     with _LOCK:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))

@@ -9,23 +9,34 @@ replaced another *in part*
 (a later record on node scaling replacing one paragraph of a cluster record) is
 not where a question about the other part should end. Cycles (two records naming
 each other) stop the walk at the first repeat.
+
+Given the graph, the links come from the store in one query per walk
+(``Store.supersession_region``): the records reachable from the start over pairs
+nobody rejected whose links together could pass ``threshold`` (their confidences
+summed, a bound on the noisy-OR; each candidate's confidence is its rule's trust,
+which ``rule.trusted`` events keep there). The choice below then runs over that
+small region and picks what the whole view would have given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from decisis.adr.trust import link_confidence
 from decisis.adr.view import AdrView
+from decisis.graph import Graph
 from decisis.model import Edge, LinkState
 
-__all__ = ["JUDGED_ONLY", "WALK_THRESHOLD", "Step", "Walk", "walk"]
+__all__ = ["JUDGED_ONLY", "WALK_THRESHOLD", "Step", "Walk", "region", "walk"]
 
 WALK_THRESHOLD = 0.5
 JUDGED_ONLY = 0.95  # a threshold only stated and confirmed links pass
 RELEVANCE_MIN = 0.35  # a candidate's successor must match the question this well (vs the best)
 MAX_STEPS = 20
+# Confidences are stored to six decimals (``rule.trusted``): the floor gives way by
+# more than the rounding of twenty links, so no pair the trust could believe is cut.
+FLOOR_SLACK = 1e-5
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +61,32 @@ class Walk:
         return self.chain[-1]
 
 
-def _options(view: AdrView, current: str, relevance: Mapping[str, float]) -> list[Step]:
+def region(graph: Graph, view: AdrView, start: str, threshold: float) -> dict[str, list[Edge]]:
+    """The links the walk from record ``start`` may follow, by the key of the record they
+    replace, fetched from the store in one query (each list in id order, as in the view)."""
+    edges = graph.store.supersession_region(
+        graph.name,
+        view.records[start].id,
+        floor=max(0.0, min(1.0, threshold) - FLOOR_SLACK),
+        as_of=graph.as_of,
+    )
+    out: dict[str, list[Edge]] = {}
+    for edge in edges:
+        old = view.key_of.get(edge.target)
+        if old is not None and edge.metadata.get("rule") is not None:
+            out.setdefault(old, []).append(edge)
+    return out
+
+
+def _options(
+    view: AdrView,
+    current: str,
+    relevance: Mapping[str, float],
+    successors: Mapping[str, Sequence[Edge]],
+) -> list[Step]:
     """The successors of ``current`` with the belief that they replace it for this question."""
     by_new: dict[str, list[Edge]] = {}
-    for edge in view.successors.get(current, ()):
+    for edge in successors.get(current, ()):
         new = view.key_of.get(edge.source)
         if new is not None:
             by_new.setdefault(new, []).append(edge)
@@ -82,12 +115,20 @@ def walk(
     start: str,
     relevance: Mapping[str, float],
     threshold: float = WALK_THRESHOLD,
+    *,
+    graph: Graph | None = None,
 ) -> Walk:
-    """Follow the best believed successor from ``start`` until none passes ``threshold``."""
+    """Follow the best believed successor from ``start`` until none passes ``threshold``.
+
+    With ``graph``, the links come from its store in one query (``region``); without,
+    from the view's copy of every link. Both give the same walk.
+    """
+    successors = view.successors if graph is None else region(graph, view, start, threshold)
     result = Walk([start])
     seen = {start}
     for _ in range(MAX_STEPS):
-        options = [s for s in _options(view, result.chain[-1], relevance) if s.new not in seen]
+        current = result.chain[-1]
+        options = [s for s in _options(view, current, relevance, successors) if s.new not in seen]
         passing = [s for s in options if s.belief >= threshold]
         if not passing:
             break

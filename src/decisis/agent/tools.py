@@ -67,6 +67,22 @@ class ToolResult:
         object.__setattr__(self, "text", json.dumps(self.data, ensure_ascii=False, default=str))
 
 
+def _supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]:
+    """``handlers.supersede_decision`` in one transaction: a new decision (``new_label``)
+    and the supersession land together, so a refused supersession leaves no stray
+    decision. The answer is read once they have landed, so its short ids are unique
+    among the records just written too."""
+    with graph.batch() as batch:
+        old = batch.get(args.old_id)
+        if args.new_id is not None:
+            new = batch.get(args.new_id)
+        else:
+            new = batch.record_decision(args.new_label or "", rationale=args.rationale)
+        batch.supersede(old.id, new.id, rationale=args.rationale)
+    superseded, standing = handlers.node_dicts(graph, [graph.get(old.id), graph.get(new.id)])
+    return {"superseded": superseded, "standing": standing}
+
+
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "add_goal",
@@ -98,7 +114,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "supersede_decision",
         "Replace a decision by another (existing, or new by label); the old one stops standing.",
         SupersedeDecision,
-        handlers.supersede_decision,
+        _supersede_decision,
     ),
     ToolSpec(
         "current_decision",

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._slots import slot_setters
 from .pvector import PVector
 from .thoughts import DERIVATION_KINDS, EdgeKind, Thought, ThoughtEdge
 
@@ -26,11 +27,14 @@ def rank_key(thought: Thought) -> tuple[bool, float, int]:
     return (score is None, -score if score is not None else 0.0, thought.id)
 
 
+_EMPTY: PVector[Any] = PVector()  # shared: a PVector never changes
+
+
 def _empty() -> PVector[Any]:
-    return PVector()
+    return _EMPTY
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ThoughtGraph:
     """Thoughts and their edges; ids are positions, so they are dense and start at 0."""
 
@@ -38,6 +42,19 @@ class ThoughtGraph:
     edges: PVector[ThoughtEdge] = field(default_factory=_empty)
     out: PVector[tuple[int, ...]] = field(default_factory=_empty)
     inc: PVector[tuple[int, ...]] = field(default_factory=_empty)
+
+    def __init__(
+        self,
+        nodes: PVector[Thought] = _EMPTY,
+        edges: PVector[ThoughtEdge] = _EMPTY,
+        out: PVector[tuple[int, ...]] = _EMPTY,
+        inc: PVector[tuple[int, ...]] = _EMPTY,
+    ) -> None:
+        set_nodes, set_edges, set_out, set_inc = _GRAPH_SLOTS  # see decisis.got._slots
+        set_nodes(self, nodes)
+        set_edges(self, edges)
+        set_out(self, out)
+        set_inc(self, inc)
 
     @classmethod
     def build(cls, nodes: Iterable[Thought], edges: Iterable[ThoughtEdge]) -> ThoughtGraph:
@@ -79,28 +96,31 @@ class ThoughtGraph:
         """New thoughts, each ``(content, depth, metadata, sources, kind)`` with an edge of
         ``kind`` from each source, in one batch of vector updates (this runs on every
         commit, so it touches each vector once rather than once per thought)."""
-        first_node, first_edge = len(self.nodes), len(self.edges)
+        nodes, edges = self.nodes, self.edges
+        node_id, edge_id = len(nodes), len(edges)
         thoughts: list[Thought] = []
-        edges: list[ThoughtEdge] = []
+        new_edges: list[ThoughtEdge] = []
         incoming: list[tuple[int, ...]] = []
         outgoing: dict[int, list[int]] = {}
-        for offset, (content, depth, metadata, sources, kind) in enumerate(derived):
-            thought = Thought(first_node + offset, content, None, depth, metadata)
-            ids: list[int] = []
+        for content, depth, metadata, sources, kind in derived:
+            thoughts.append(Thought(node_id, content, None, depth, metadata))
+            first = edge_id
             for source in sources:
-                edge = ThoughtEdge(first_edge + len(edges), source, thought.id, kind)
-                edges.append(edge)
-                ids.append(edge.id)
-                outgoing.setdefault(source, []).append(edge.id)
-            thoughts.append(thought)
-            incoming.append(tuple(ids))
+                new_edges.append(ThoughtEdge(edge_id, source, node_id, kind))
+                if source in outgoing:
+                    outgoing[source].append(edge_id)
+                else:
+                    outgoing[source] = [edge_id]
+                edge_id += 1
+            incoming.append(tuple(range(first, edge_id)))
+            node_id += 1
         out = self.out
         for source, ids in outgoing.items():
-            out = out.set(source, (*out[source], *ids))
+            out = out.set(source, out[source] + tuple(ids))
         graph = ThoughtGraph(
-            self.nodes.extend(thoughts),
-            self.edges.extend(edges),
-            out.extend(() for _ in thoughts),
+            nodes.extend(thoughts),
+            edges.extend(new_edges),
+            out.extend(((),) * len(thoughts)),
             self.inc.extend(incoming),
         )
         return graph, thoughts
@@ -202,6 +222,9 @@ class ThoughtGraph:
             current = self.best(sources)
         path.reverse()
         return path
+
+
+_GRAPH_SLOTS = slot_setters(ThoughtGraph)
 
 
 def _unique(thoughts: Iterator[Thought]) -> list[Thought]:

@@ -148,7 +148,7 @@ class Machine:
 
     @property
     def frontier(self) -> list[Thought]:
-        return [self._run.graph.nodes[i] for i in self._run.frontier]
+        return self._run.graph.nodes.take(self._run.frontier)
 
     @property
     def pending_calls(self) -> list[str]:

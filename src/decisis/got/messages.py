@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ._slots import slot_setters
+
 __all__ = [
     "CallModel",
     "ChatMessage",
@@ -37,12 +39,20 @@ class Termination(StrEnum):
     MAX_DEPTH = "max_depth"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ChatMessage:
     """One message of a chat request (``role`` is system, user or assistant)."""
 
     role: str
     content: str
+
+    def __init__(self, role: str, content: str) -> None:
+        set_role, set_content = _CHAT_SLOTS  # one per model call: see decisis.got._slots
+        set_role(self, role)
+        set_content(self, content)
+
+
+_CHAT_SLOTS = slot_setters(ChatMessage)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +103,7 @@ Input = Start | LLMResult | LLMPartial | LLMFailed
 
 
 # -- directives -----------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CallModel:
     """Ask the model ``messages``; reply with ``LLMResult(call_id, …)``.
 
@@ -103,6 +113,15 @@ class CallModel:
     call_id: str
     messages: tuple[ChatMessage, ...]
     purpose: str
+
+    def __init__(self, call_id: str, messages: tuple[ChatMessage, ...], purpose: str) -> None:
+        set_call_id, set_messages, set_purpose = _CALL_SLOTS  # see decisis.got._slots
+        set_call_id(self, call_id)
+        set_messages(self, messages)
+        set_purpose(self, purpose)
+
+
+_CALL_SLOTS = slot_setters(CallModel)
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,26 +94,55 @@ def render(
     prompts: Prompts, kind: str, values: Mapping[str, object]
 ) -> tuple[ChatMessage, ChatMessage]:
     """The system and user messages for a call of ``kind`` with ``values`` filled in."""
-    parts = _compile(getattr(prompts, kind))
-    text = "".join(
-        literal if name is None or name not in values else str(values[name])
-        for literal, name in parts
-    )
-    return ChatMessage("system", prompts.system), ChatMessage("user", text)
+    template = _compile(getattr(prompts, kind))
+    if template.names <= values.keys():  # every placeholder has a value: one C call
+        text = template.by_name % values
+    else:
+        args = [str(values[name]) if name in values else raw for name, raw in template.fields]
+        text = template.by_position % tuple(args)
+    return _system_message(prompts.system), ChatMessage("user", text)
+
+
+@lru_cache(maxsize=64)
+def _system_message(text: str) -> ChatMessage:
+    """One shared (frozen) system message per system prompt: every call sends it."""
+    return ChatMessage("system", text)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """A template as ``%`` patterns: ``by_name`` with ``%(name)s`` for each placeholder
+    (used when ``values`` has them all), ``by_position`` with ``%s`` for each of
+    ``fields`` (name, text as written), to leave unknown ones as written."""
+
+    by_name: str
+    by_position: str
+    fields: tuple[tuple[str, str], ...]
+    names: frozenset[str]
 
 
 @lru_cache(maxsize=256)
-def _compile(template: str) -> tuple[tuple[str, str | None], ...]:
-    """``template`` split once into (literal text, placeholder name or None) pieces, so
-    rendering is a join (it runs for every model call). Same result as
-    ``safe_substitute``: unknown placeholders stay as written, ``$$`` becomes ``$``."""
-    parts: list[tuple[str, str | None]] = []
+def _compile(template: str) -> _Compiled:
+    """``template`` parsed once (rendering runs for every model call). Renders the same
+    as ``safe_substitute``: unknown placeholders stay as written, ``$$`` becomes ``$``."""
+    literals: list[str] = []  # the text between placeholders
+    fields: list[tuple[str, str]] = []
+    piece: list[str] = []
     end = 0
     for match in Template.pattern.finditer(template):
-        parts.append((template[end : match.start()], None))
+        piece.append(template[end : match.start()])
         name = match.group("named") or match.group("braced")
-        escaped = match.group("escaped") is not None
-        parts.append(("$" if escaped else match.group(), name))
+        if name is None:
+            piece.append("$" if match.group("escaped") is not None else match.group())
+        else:
+            literals.append("".join(piece).replace("%", "%%"))
+            fields.append((name, match.group()))
+            piece = []
         end = match.end()
-    parts.append((template[end:], None))
-    return tuple(part for part in parts if part[0])
+    piece.append(template[end:])
+    literals.append("".join(piece).replace("%", "%%"))
+    by_name = literals[0] + "".join(
+        f"%({name})s{literal}" for (name, _), literal in zip(fields, literals[1:], strict=True)
+    )
+    names = frozenset(name for name, _ in fields)
+    return _Compiled(by_name, "%s".join(literals), tuple(fields), names)

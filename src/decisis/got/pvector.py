@@ -11,7 +11,8 @@ the previous version.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Generic, TypeVar, cast, overload
+from itertools import chain
+from typing import Any, Generic, TypeVar, overload
 
 __all__ = ["PVector"]
 
@@ -59,14 +60,6 @@ class PVector(Generic[T]):
         self._tail: tuple[Any, ...] = tail
         self._size = len(values)
 
-    @classmethod
-    def _make(
-        cls, root: tuple[Any, ...], shift: int, size: int, tail: tuple[Any, ...]
-    ) -> PVector[T]:
-        vector: PVector[T] = cls.__new__(cls)
-        vector._root, vector._shift, vector._size, vector._tail = root, shift, size, tail
-        return vector
-
     def __len__(self) -> int:
         return self._size
 
@@ -77,23 +70,48 @@ class PVector(Generic[T]):
     def __getitem__(self, index: int | slice) -> T | list[T]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._size))]
+        size = self._size
         if index < 0:
-            index += self._size
-        if not 0 <= index < self._size:
+            index += size
+        if not 0 <= index < size:
             raise IndexError(index)
-        offset = self._size - len(self._tail)
+        tail = self._tail
+        offset = size - len(tail)
+        value: T  # annotated rather than cast(): this runs on every lookup
         if index >= offset:
-            return cast(T, self._tail[index - offset])
+            value = tail[index - offset]
+            return value
         node = self._root
         shift = self._shift
         while shift > 0:
             node = node[(index >> shift) & _MASK]
             shift -= _BITS
-        return cast(T, node[index & _MASK])
+        value = node[index & _MASK]
+        return value
 
     def __iter__(self) -> Iterator[T]:
-        yield from _leaves(self._root, self._shift)
-        yield from self._tail
+        if not self._root:  # up to 32 elements, all in the tail: no generator needed
+            return iter(self._tail)
+        return chain(_leaves(self._root, self._shift), self._tail)
+
+    def take(self, indices: Iterable[int]) -> list[T]:
+        """The elements at ``indices`` (each in range), in one call: cheaper than indexing
+        one at a time, which the machine does for every frontier."""
+        size, tail, root, shift = self._size, self._tail, self._root, self._shift
+        offset = size - len(tail)
+        out: list[T] = []
+        for index in indices:
+            if not 0 <= index < size:
+                raise IndexError(index)
+            if index >= offset:
+                out.append(tail[index - offset])
+                continue
+            node, level = root, shift
+            while level > 0:
+                node = node[(index >> level) & _MASK]
+                level -= _BITS
+            out.append(node[index & _MASK])
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PVector):
@@ -109,42 +127,60 @@ class PVector(Generic[T]):
 
     def set(self, index: int, value: T) -> PVector[T]:
         """A new vector with ``value`` at ``index``; this one is unchanged."""
-        if not 0 <= index < self._size:
+        size, tail = self._size, self._tail
+        if not 0 <= index < size:
             raise IndexError(index)
-        offset = self._size - len(self._tail)
-        if index >= offset:
-            at = index - offset
-            tail = (*self._tail[:at], value, *self._tail[at + 1 :])
-            return self._make(self._root, self._shift, self._size, tail)
+        at = index - size + len(tail)
+        if at >= 0:  # in the tail; built inline, as in extend: this is the common case
+            vector: PVector[T] = _new(PVector)
+            vector._root, vector._shift, vector._size = self._root, self._shift, size
+            vector._tail = (*tail[:at], value, *tail[at + 1 :])
+            return vector
         root = _set_in(self._root, self._shift, index, value)
-        return self._make(root, self._shift, self._size, self._tail)
+        return _vector(root, self._shift, self._size, self._tail)
 
     def append(self, value: T) -> PVector[T]:
         """A new vector one longer; this one is unchanged."""
         tail = self._tail
         if len(tail) < _WIDTH:
-            return self._make(self._root, self._shift, self._size + 1, (*tail, value))
+            return _vector(self._root, self._shift, self._size + 1, (*tail, value))
         offset = self._size - _WIDTH
         root, shift = self._root, self._shift
         if offset == 1 << (shift + _BITS):  # the trie is full: grow a level
             root, shift = (root,), shift + _BITS
         root = _push_leaf(root, shift, offset, tail)
-        return self._make(root, shift, self._size + 1, (value,))
+        return _vector(root, shift, self._size + 1, (value,))
 
     def extend(self, values: Iterable[T]) -> PVector[T]:
         """A new vector with ``values`` appended, filling the tail a chunk at a time."""
-        items = list(values)
+        items = tuple(values)
+        tail = self._tail
+        if len(tail) + len(items) <= _WIDTH:  # the usual case: they fit in the tail
+            vector: PVector[T] = _new(PVector)  # _vector() inlined: it runs on every commit
+            vector._root, vector._shift, vector._tail = self._root, self._shift, tail + items
+            vector._size = self._size + len(items)
+            return vector
         vector, done = self, 0
         while done < len(items):
             room = _WIDTH - len(vector._tail)
             if room == 0:
                 vector, done = vector.append(items[done]), done + 1
                 continue
-            chunk = tuple(items[done : done + room])
+            chunk = items[done : done + room]
             tail = (*vector._tail, *chunk)
-            vector = self._make(vector._root, vector._shift, vector._size + len(chunk), tail)
+            vector = _vector(vector._root, vector._shift, vector._size + len(chunk), tail)
             done += len(chunk)
         return vector
+
+
+def _vector(root: tuple[Any, ...], shift: int, size: int, tail: tuple[Any, ...]) -> PVector[Any]:
+    """A vector from its parts, without ``__init__``'s copy (every update makes one)."""
+    vector: PVector[Any] = _new(PVector)
+    vector._root, vector._shift, vector._size, vector._tail = root, shift, size, tail
+    return vector
+
+
+_new = object.__new__
 
 
 def _leaves(node: tuple[Any, ...], shift: int) -> Iterator[Any]:

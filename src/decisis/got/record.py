@@ -15,7 +15,9 @@ aggregates     influenced
 connects       influenced
 =============  ==============
 
-Each record is one ledger event, so the run can be replayed and verified.
+The whole run lands in one transaction (a ``graph.batch()``): one ledger event per
+record, in one unbroken stretch of the ledger, so the run can be replayed and
+verified, and a run that cannot be recorded whole is not recorded at all.
 """
 
 from __future__ import annotations
@@ -93,18 +95,19 @@ def _node_fields(machine: Machine, thought: Thought, run_id: str) -> dict[str, A
 
 
 def record_thoughts(graph: Graph, machine: Machine) -> dict[int, str]:
-    """Write every thought and edge of ``machine`` into ``graph``; returns the decisis
-    node id of each thought id."""
+    """Write every thought and edge of ``machine`` into ``graph`` in one transaction, or
+    nothing if any is refused; returns the decisis node id of each thought id."""
     run_id = machine.run_id
     ids: dict[int, str] = {}
-    for thought in machine.get_nodes():
-        node = graph.add_node(**_node_fields(machine, thought, run_id))
-        ids[thought.id] = node.id
-    for edge in machine.get_edges():
-        graph.link(
-            ids[edge.source],
-            ids[edge.target],
-            EDGE_TYPES[edge.kind],
-            metadata={"got_kind": edge.kind.value, "got_run": run_id},
-        )
+    with graph.batch() as batch:
+        for thought in machine.get_nodes():
+            node = batch.add_node(**_node_fields(machine, thought, run_id))
+            ids[thought.id] = node.id
+        for edge in machine.get_edges():
+            batch.link(
+                ids[edge.source],
+                ids[edge.target],
+                EDGE_TYPES[edge.kind],
+                metadata={"got_kind": edge.kind.value, "got_run": run_id},
+            )
     return ids

@@ -69,13 +69,12 @@ class Config:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     """An outstanding model call of the current operation.
 
     ``order`` is its place among the operation's calls: replies are committed in
     this order once all have arrived, so the graph does not depend on which
-    reply came first.
+    reply came first. A named tuple, like ``Run``, because one is made per model call.
     """
 
     purpose: str

@@ -13,6 +13,7 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .graph import ThoughtGraph, rank_key
@@ -35,7 +36,7 @@ from .prompts import render, render_thoughts
 from .pvector import PVector
 from .state import NO_CALLS, Call, Config, Run
 from .tasks import Task, get_task
-from .thoughts import EdgeKind, Phase, Thought
+from .thoughts import EdgeKind, Phase, Thought, Usage
 
 __all__ = ["on_failed", "on_partial", "on_result", "on_start", "parse_pairs", "parse_score"]
 
@@ -88,7 +89,7 @@ def _reply_text(result: object) -> tuple[str, int, int] | None:
         prompt, completion = result.get("prompt_tokens", 0), result.get("completion_tokens", 0)
     else:
         return None
-    counts_ok = all(type(n) is int and n >= 0 for n in (prompt, completion))
+    counts_ok = type(prompt) is int and prompt >= 0 and type(completion) is int and completion >= 0
     return (text, prompt, completion) if isinstance(text, str) and counts_ok else None
 
 
@@ -127,71 +128,78 @@ def finish(run: Run, reason: Termination) -> Step:
 
 
 # -- beginning operations -------------------------------------------------------------
-def _new_nodes(op: Operation, frontier: int) -> int:
+def _limit(config: Config, run: Run, op: Operation, thoughts: list[Thought]) -> Termination | None:
+    """The limit ``op`` would break by adding thoughts to the frontier ``thoughts``, if any."""
     if isinstance(op, Generate):
-        return frontier * op.k
-    return frontier if isinstance(op, Refine) else int(isinstance(op, Aggregate))
-
-
-def _limit(config: Config, run: Run, op: Operation) -> Termination | None:
-    new = _new_nodes(op, len(run.frontier))
-    if not new:
+        new = len(thoughts) * op.k
+    elif isinstance(op, Refine):
+        new = len(thoughts)
+    elif isinstance(op, Aggregate):
+        new = 1
+    else:
         return None
     if len(run.graph) + new > config.max_nodes:
         return Termination.MAX_NODES
-    if 1 + max(run.graph.nodes[i].depth for i in run.frontier) > config.max_depth:
+    if 1 + max([t.depth for t in thoughts]) > config.max_depth:
         return Termination.MAX_DEPTH
     return None
 
 
-Request = tuple[tuple[int, ...], Mapping[str, object]]
+Request = tuple[tuple[int, ...], Mapping[str, object]]  # sources, template values
+
+
+@lru_cache(maxsize=64)
+def _blank(size: int, fill: str | None) -> PVector[Any]:
+    """``size`` copies of ``fill``: the empty replies and streams of an operation's calls.
+    Shared between runs, which is safe because a ``PVector`` never changes."""
+    return PVector([fill] * size)
 
 
 def _issue(config: Config, run: Run, purpose: str, requests: Sequence[Request]) -> Step:
-    """Wait on one model call per request: (source thoughts, template values)."""
+    """Wait on one model call per request: (source thoughts, template values, which
+    include the run's ``prompt``)."""
     pending: dict[str, Call] = {}
     directives: list[Directive] = []
+    prompts, prefix, made = config.prompts, run.run_id, run.calls_made
     for order, (sources, values) in enumerate(requests):
-        call_id = f"{run.run_id}/{run.calls_made + order}"
+        call_id = f"{prefix}/{made + order}"
         pending[call_id] = Call(purpose, sources, order)
-        messages: tuple[ChatMessage, ...] = render(
-            config.prompts, purpose, {"prompt": run.prompt, **values}
-        )
+        messages: tuple[ChatMessage, ...] = render(prompts, purpose, values)
         directives.append(CallModel(call_id, messages, purpose))
+    count = len(requests)
     waiting = run._replace(
         phase=_PHASE[purpose],
         pending=pending,
-        replies=PVector([None] * len(requests)),
+        replies=_blank(count, None),
         answered=0,
-        streams=PVector([""] * len(requests)),
+        streams=_blank(count, ""),
         current_call=None,
-        calls_made=run.calls_made + len(requests),
+        calls_made=made + count,
     )
     return waiting, directives
 
 
-def _thoughts(run: Run) -> list[Thought]:
-    return [run.graph.nodes[i] for i in run.frontier]
-
-
-def _begin(config: Config, task: Task, run: Run, op: Operation) -> Step:
-    """Start ``op``: issue its calls, or do it at once and move past it (no directives)."""
-    thoughts = _thoughts(run)
+def _begin(config: Config, task: Task, run: Run, op: Operation, thoughts: list[Thought]) -> Step:
+    """Start ``op`` on the frontier ``thoughts``: issue its calls, or do it at once and
+    move past it (no directives)."""
+    prompt = run.prompt
     if isinstance(op, Generate):
+        k = op.k
         requests = [
-            ((t.id,), {"thought": t.content, "number": n + 1, "k": op.k})
+            ((t.id,), {"prompt": prompt, "thought": t.content, "number": n + 1, "k": k})
             for t in thoughts
-            for n in range(op.k)
+            for n in range(k)
         ]
         return _issue(config, run, "generate", requests)
     if isinstance(op, Refine):
-        return _issue(config, run, "refine", [((t.id,), {"thought": t.content}) for t in thoughts])
+        requests = [((t.id,), {"prompt": prompt, "thought": t.content}) for t in thoughts]
+        return _issue(config, run, "refine", requests)
     if isinstance(op, Score):
         return _score(config, task, run, [t for t in thoughts if t.score is None])
     if isinstance(op, KeepBestN):
-        kept = tuple(t.id for t in sorted(thoughts, key=rank_key)[: op.n])
+        kept = tuple([t.id for t in sorted(thoughts, key=rank_key)[: op.n]])
         return run._replace(frontier=kept, step=run.step + 1), []
-    listing = {"thoughts": render_thoughts([t.content for t in thoughts])}
+    listing = {"prompt": prompt, "thoughts": render_thoughts([t.content for t in thoughts])}
     if isinstance(op, Connect) and len(thoughts) > 1:
         return _issue(config, run, "connect", [(run.frontier, listing)])
     if isinstance(op, Aggregate) and config.aggregation_strategy == "synthesis":
@@ -203,7 +211,7 @@ def _begin(config: Config, task: Task, run: Run, op: Operation) -> Step:
 
 def _score(config: Config, task: Task, run: Run, unscored: list[Thought]) -> Step:
     if task.scorer is None:
-        requests = [((t.id,), {"thought": t.content}) for t in unscored]
+        requests = [((t.id,), {"prompt": run.prompt, "thought": t.content}) for t in unscored]
         if requests:
             return _issue(config, run, "score", requests)
         return run._replace(step=run.step + 1), []
@@ -247,40 +255,59 @@ def _vote(config: Config, run: Run, thoughts: list[Thought]) -> Run:
     return run._replace(graph=graph, frontier=(node.id,), step=run.step + 1)
 
 
-def advance(config: Config, run: Run) -> Step:
+def advance(config: Config, task: Task, run: Run) -> Step:
     """Run operations until one waits on the model, the plan ends, or a limit is hit."""
-    task = get_task(config.task)
-    while run.step < len(config.plan):
-        op = config.plan[run.step]
-        limit = _limit(config, run, op)
+    plan = config.plan
+    while run.step < len(plan):
+        op = plan[run.step]
+        thoughts = run.graph.nodes.take(run.frontier)
+        limit = _limit(config, run, op, thoughts)
         if limit is not None:
             return finish(run, limit)
-        run, directives = _begin(config, task, run, op)
+        run, directives = _begin(config, task, run, op, thoughts)
         if directives or run.phase is Phase.ERROR:
             return run, directives
     return finish(run, Termination.SUCCESS)
 
 
 # -- committing replies ---------------------------------------------------------------
-def _commit(task: Task, run: Run) -> Run:
-    """Fold the replies of the finished operation into the graph, in call order."""
+def _commit(task: Task, run: Run, replies: PVector[str | None], usage: Usage) -> Run:
+    """Fold the finished operation's ``replies`` into the graph, in call order, and leave
+    no call in flight (one ``_replace``: this runs at the end of every operation)."""
     graph: ThoughtGraph = run.graph
     derived: list[tuple[str, int, dict[str, Any], Sequence[int], EdgeKind]] = []
+    depths: dict[tuple[int, ...], int] = {}  # calls of one operation often share sources
+    texts = list(replies)
     for call in run.pending.values():  # built in call order
-        text = run.replies[call.order]
+        text = texts[call.order]
         assert text is not None
+        sources = call.sources
         if call.purpose == "score":
-            graph = graph.set_score(call.sources[0], parse_score(text))
+            graph = graph.set_score(sources[0], parse_score(text))
         elif call.purpose == "connect":
-            graph = _connect(graph, call.sources, parse_pairs(text, len(call.sources)))
+            graph = _connect(graph, sources, parse_pairs(text, len(sources)))
         else:
-            depth = 1 + max(graph.nodes[s].depth for s in call.sources)
+            depth = depths.get(sources)
+            if depth is None:
+                nodes = graph.nodes
+                depth = depths[sources] = 1 + max([nodes[s].depth for s in sources])
             kind = _KIND.get(call.purpose, EdgeKind.AGGREGATES)
-            derived.append((task.parse(text), depth, {"op": call.purpose}, call.sources, kind))
-    if not derived:
-        return run._replace(graph=graph, step=run.step + 1)
-    graph, thoughts = graph.add_derived(derived)
-    return run._replace(graph=graph, frontier=tuple(t.id for t in thoughts), step=run.step + 1)
+            derived.append((task.parse(text), depth, {"op": call.purpose}, sources, kind))
+    frontier = run.frontier
+    if derived:
+        graph, thoughts = graph.add_derived(derived)
+        frontier = tuple([t.id for t in thoughts])
+    return run._replace(
+        graph=graph,
+        frontier=frontier,
+        step=run.step + 1,
+        usage=usage,
+        pending=NO_CALLS,
+        replies=_EMPTY,
+        answered=0,
+        streams=_EMPTY,
+        current_call=None,
+    )
 
 
 def _connect(
@@ -309,7 +336,7 @@ def on_start(config: Config, run: Run, message: Start) -> Step:
         graph=graph,
         frontier=(root.id,),
     )
-    return advance(config, started)
+    return advance(config, get_task(config.task), started)
 
 
 def on_result(config: Config, run: Run, message: LLMResult) -> Step:
@@ -328,10 +355,10 @@ def on_result(config: Config, run: Run, message: LLMResult) -> Step:
         reason = f"malformed {call.purpose} reply to {message.call_id}: {exc}"
         return fail(run._replace(usage=usage), reason)
     replies = run.replies.set(call.order, text)
-    run = run._replace(usage=usage, replies=replies, answered=run.answered + 1)
-    if run.answered < len(run.pending):
-        return run, []
-    return advance(config, _no_calls(_commit(task, run)))
+    answered = run.answered + 1
+    if answered < len(run.pending):
+        return run._replace(usage=usage, replies=replies, answered=answered), []
+    return advance(config, task, _commit(task, run, replies, usage))
 
 
 def on_partial(run: Run, message: LLMPartial) -> Step:

@@ -62,6 +62,7 @@ class EventKind(StrEnum):
     EDGE_UPDATED = "edge.updated"
     SUPERSEDED = "superseded"
     TOMBSTONED = "tombstoned"
+    RULE_TRUSTED = "rule.trusted"
 
 
 # Edges along which one record explains another: ``why`` walks them backwards, ``impact`` forwards.

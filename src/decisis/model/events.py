@@ -11,11 +11,17 @@ kind                  payload
 ``edge.updated``      ``{"id": ID, "changes": {field: value}, "updated_at": T}``
 ``superseded``        ``{"old": ID, "new": ID, "at": T, "edge": Edge.to_dict()}``
 ``tombstoned``        ``{"id": ID, "target": "node" | "edge", "reason": str, "at": T}``
+``rule.trusted``      ``{"rule": str, "successes": S, "failures": F, "confidence": C,
+                      "updated_at": T}``: a link rule's Beta trust moved to (S, F);
+                      every live candidate ``supersedes`` edge whose
+                      ``metadata.rule`` is ``rule`` gets confidence ``C``, the mean
+                      S / (S + F) to six decimals (entity ``rule:<name>``)
 ====================  =============================================================
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -33,6 +39,7 @@ __all__ = [
     "edge_updated",
     "node_added",
     "node_updated",
+    "rule_trusted",
     "superseded",
     "tombstoned",
 ]
@@ -112,6 +119,22 @@ def tombstoned(record_id: str, target: str, reason: str | None, at: datetime) ->
     return EventDraft(EventKind.TOMBSTONED, record_id, payload, at)
 
 
+def rule_trusted(
+    rule: str, successes: float, failures: float, confidence: float, at: datetime
+) -> EventDraft:
+    """A rule's trust moved: one event carries the new confidence to all its unjudged links,
+    so a correction writes one entry per rule instead of one per link."""
+    payload = {
+        "rule": rule,
+        "successes": successes,
+        "failures": failures,
+        "confidence": confidence,
+        "updated_at": format_time(at),
+    }
+    return EventDraft(EventKind.RULE_TRUSTED, f"rule:{rule}", payload, at)
+
+
+_NUMBER = (int, float)
 _PAYLOAD_SHAPES: dict[EventKind, dict[str, type | tuple[type, ...]]] = {
     EventKind.NODE_ADDED: {"node": dict},
     EventKind.NODE_UPDATED: {"id": str, "changes": dict, "updated_at": str},
@@ -119,7 +142,16 @@ _PAYLOAD_SHAPES: dict[EventKind, dict[str, type | tuple[type, ...]]] = {
     EventKind.EDGE_UPDATED: {"id": str, "changes": dict, "updated_at": str},
     EventKind.SUPERSEDED: {"old": str, "new": str, "at": str, "edge": dict},
     EventKind.TOMBSTONED: {"id": str, "target": str, "reason": (str, type(None)), "at": str},
+    EventKind.RULE_TRUSTED: {
+        "rule": str,
+        "successes": _NUMBER,
+        "failures": _NUMBER,
+        "confidence": _NUMBER,
+        "updated_at": str,
+    },
 }
+_MAX_RULE_NAME = 200
+_MEAN_TOLERANCE = 1e-6  # the confidence is the Beta mean rounded to six decimals
 
 
 def check_payload(kind: EventKind, payload: object) -> dict[str, Any]:
@@ -136,4 +168,43 @@ def check_payload(kind: EventKind, payload: object) -> dict[str, Any]:
                 f"missing or of the wrong type in a {kind.value} event",
                 ", ".join(sorted(shape)),
             )
+    if kind is EventKind.RULE_TRUSTED:
+        _check_rule_trusted(payload)
     return payload
+
+
+def _check_rule_trusted(payload: dict[str, Any]) -> None:
+    """Refuse a trust no Beta belief can have, so no backend writes a confidence it cannot
+    explain. Rule names are plain names (no backslash, no control character), so finding
+    them in the JSON text of edge metadata is the same on every backend."""
+    from decisis.errors import InvalidInput
+
+    rule = payload["rule"]
+    if not rule.strip() or len(rule) > _MAX_RULE_NAME:
+        raise InvalidInput("payload.rule", f"{rule!r} is not a rule name", "1 to 200 characters")
+    if "\\" in rule or any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in rule):
+        raise InvalidInput(
+            "payload.rule",
+            f"{rule!r} holds a backslash or a control character",
+            "a rule name as registered, e.g. same-question",
+        )
+    counts: dict[str, float] = {}
+    for key in ("successes", "failures"):
+        value = payload[key]
+        number = float(value) if abs(value) < 1e300 else math.inf  # no OverflowError
+        if isinstance(value, bool) or not math.isfinite(number) or number < 0:
+            raise InvalidInput(f"payload.{key}", f"{value!r} is not a finite count >= 0", ">= 0")
+        counts[key] = number
+    total = counts["successes"] + counts["failures"]
+    if total <= 0:
+        raise InvalidInput("payload.failures", "successes and failures are both 0", "a sum > 0")
+    confidence = payload["confidence"]
+    if isinstance(confidence, bool) or not 0.0 <= confidence <= 1.0:  # NaN fails too
+        raise InvalidInput("payload.confidence", f"{confidence!r} is out of range", "0.0 to 1.0")
+    mean = counts["successes"] / total
+    if abs(confidence - mean) > _MEAN_TOLERANCE:
+        raise InvalidInput(
+            "payload.confidence",
+            f"{confidence!r} is not the Beta mean {mean:.6f} of the counts",
+            "successes / (successes + failures), to six decimals",
+        )

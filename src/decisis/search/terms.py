@@ -5,6 +5,13 @@ counts differently (a word in the title says more than one in a long body), and
 every query term is weighted by how rare it is, so a question's distinctive words
 decide. The index is plain Python built once per graph state and cached by the
 caller; a query touches only the postings of its own terms.
+
+Speed, for fifty thousand records: each distinct word is stemmed and split once per
+process (``term_counts``); an index of nearly the same documents is patched from the
+previous one rather than built again (``rebuilt``); a term's BM25 factors are worked out
+once per index, on the first query that uses it, as numpy arrays, and a query adds them
+into one array of scores. Every score is the same float, rounded the same way, as the
+plain formula gives. Build the index, then query it: it does not change after that.
 """
 
 from __future__ import annotations
@@ -13,13 +20,26 @@ import bisect
 import itertools
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from decisis.search.text import terms
+from decisis.search.text import terms, words
 
-__all__ = ["EXPANSION_WEIGHT", "FIELD_WEIGHTS", "Scored", "TermIndex", "defined_aliases", "rank_of"]
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = [
+    "EXPANSION_WEIGHT",
+    "FIELD_WEIGHTS",
+    "Scored",
+    "TermIndex",
+    "defined_aliases",
+    "rank_of",
+    "term_counts",
+]
 
 # How much one occurrence in each field counts.
 # ``questions``: questions people asked that a correction resolved to the document.
@@ -37,6 +57,72 @@ _MAX_TAIL = 6
 _MAX_COMPLETIONS = 3
 _COMPOUND = re.compile(r"[.\-_/]")
 _DEFINED = re.compile(r"((?:[A-Z][\w-]*\s+){1,5})\(([A-Z]{2,6})s?\)")
+# A word -> its terms, for every text; replaced (not cleared: a build in another thread
+# may be reading it) by an empty one when full.
+_WORD_TERMS: list[dict[str, tuple[str, ...]]] = [{}]
+_WORD_CACHE_LIMIT = 1_000_000
+_EXPANDED_KEPT = 64
+
+
+def _term_sequence(text: str) -> list[str]:
+    """``terms(text)``, worked out word by word with each distinct word's terms kept.
+
+    ``terms`` works word by word, so the terms of a text are those of its words in order;
+    a corpus repeats its words, so stemming and splitting each once is most of the
+    saving when indexing it.
+    """
+    found = words(text)
+    cache = _WORD_TERMS[0]
+    missing = set(found).difference(cache)
+    if missing:
+        if len(cache) + len(missing) > _WORD_CACHE_LIMIT:
+            cache = _WORD_TERMS[0] = {}
+            missing = set(found)
+        for word in missing:
+            cache[word] = tuple(terms(word))
+    return list(itertools.chain.from_iterable(map(cache.__getitem__, found)))
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How often each of ``terms(text)`` occurs, in order of first occurrence."""
+    return Counter(_term_sequence(text))
+
+
+_Defines = tuple[tuple[str, tuple[str, ...]], ...]
+_NO_DEFINES: _Defines = ()
+
+
+def _slot_of(posting: tuple[int, float]) -> int:
+    return posting[0]
+
+
+def _weigh(fields: tuple[tuple[str, str], ...]) -> tuple[dict[str, float], _Defines]:
+    """A document's weighted term frequencies, in order of first occurrence, and the
+    abbreviations its fields define, in order.
+
+    A term's frequency is its field's weight added once per occurrence; when the weights
+    make that sum exact, ``weight * count`` is the same float and is what is computed.
+    """
+    tf: dict[str, float] = {}
+    defines: list[tuple[str, tuple[str, ...]]] = []
+    weights = [FIELD_WEIGHTS.get(name, 1.0) for name, _ in fields]
+    exact = all(_exact(w) for w in weights)
+    for (_, text), weight in zip(fields, weights, strict=True):
+        if "(" in text:  # an abbreviation is defined in brackets
+            defines += defined_aliases(text).items()
+        for term, n in term_counts(text).items():
+            if exact:
+                tf[term] = tf.get(term, 0.0) + weight * n
+            else:  # the same additions as one occurrence at a time
+                for _ in range(n):
+                    tf[term] = tf.get(term, 0.0) + weight
+    return tf, tuple(defines) if defines else _NO_DEFINES
+
+
+def _exact(weight: float) -> bool:
+    """Whether sums of ``weight`` are exact floats (a multiple of 1/4, not huge), so that
+    ``n * weight`` equals ``weight`` added ``n`` times."""
+    return (weight * 4).is_integer() and abs(weight) < 2**20
 
 
 def defined_aliases(text: str) -> dict[str, tuple[str, ...]]:
@@ -79,28 +165,108 @@ class TermIndex:
     # Words the documents define themselves ("Modernisation Platform (MP)"): short -> long.
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _tops: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict, repr=False)
+    _norms: dict[tuple[int, int], float] = field(default_factory=dict, repr=False)
     _vocabulary: list[str] = field(default_factory=list, repr=False)
+    # Per query term, its documents' slots and BM25 factors; the lengths as an array.
+    _bm25: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    _lengths: Any = field(default=None, repr=False)
+    _expanded: dict[tuple[str, float], tuple[dict[str, float], dict[str, str]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    # What each document was indexed from and the abbreviations it defines, so that an
+    # index of nearly the same documents can be made from this one (``rebuilt``).
+    _fields: list[tuple[tuple[str, str], ...]] = field(default_factory=list, repr=False)
+    _defines: list[_Defines] = field(default_factory=list, repr=False)
 
     @classmethod
     def build(cls, docs: Iterable[tuple[str, Mapping[str, str]]]) -> TermIndex:
         """Index ``(doc id, {field: text})`` pairs; unknown fields count as body."""
         index = cls()
         for doc_id, fields in docs:
-            tf: dict[str, float] = defaultdict(float)
-            for name, text in fields.items():
-                for short, long in defined_aliases(text).items():
-                    index.aliases.setdefault(short, long)
-                weight = FIELD_WEIGHTS.get(name, 1.0)
-                for term in terms(text):
-                    tf[term] += weight
-            slot = len(index.docs)
-            index.positions[doc_id] = slot
-            index.docs.append(doc_id)
-            index.lengths.append(sum(tf.values()))
-            for term, freq in tf.items():
-                index.postings[term].append((slot, freq))
-            index.vectors.append(dict(tf))
+            index._append(doc_id, tuple(fields.items()), None)
         return index
+
+    def rebuilt(self, docs: Iterable[tuple[str, Mapping[str, str]]]) -> TermIndex:
+        """The index ``build(docs)`` gives, made from this one when ``docs`` are this index's
+        documents, in the same order, followed by new ones: only documents whose fields
+        changed, and new ones, are read. Anything else (a document gone or moved) is a plain
+        build. This index is left as it was."""
+        items = [(doc_id, tuple(fields.items())) for doc_id, fields in docs]
+        n = len(self.docs)
+        if len(items) < n or [d for d, _ in items[:n]] != self.docs:
+            return TermIndex.build((d, dict(f)) for d, f in items)
+        changed = [slot for slot in range(n) if items[slot][1] != self._fields[slot]]
+        if len(changed) > n // 4:
+            return TermIndex.build((d, dict(f)) for d, f in items)
+        new = TermIndex(
+            docs=list(self.docs),
+            postings=defaultdict(list, self.postings),
+            lengths=list(self.lengths),
+            vectors=list(self.vectors),
+            positions=dict(self.positions),
+            _fields=list(self._fields),
+            _defines=list(self._defines),
+        )
+        copied: set[str] = set()  # postings lists the new index owns (the others are shared)
+        for slot in changed:
+            new._replace(slot, items[slot][1], copied)
+        for doc_id, fields in items[n:]:
+            new._append(doc_id, fields, copied)
+        for term in [t for t in copied if not new.postings[t]]:
+            del new.postings[term]
+        if new.postings.keys() == self.postings.keys():
+            new._vocabulary = self._vocabulary  # the same words: the same completions
+        new.aliases = {}
+        for defines in new._defines:  # the first document to define a word wins
+            for short, long in defines:
+                new.aliases.setdefault(short, long)
+        return new
+
+    def _append(
+        self, doc_id: str, fields: tuple[tuple[str, str], ...], copied: set[str] | None
+    ) -> None:
+        tf, defines = _weigh(fields)
+        slot = len(self.docs)
+        self.positions[doc_id] = slot
+        self.docs.append(doc_id)
+        self.lengths.append(sum(tf.values()))
+        if copied is None:  # a plain build: every list is this index's own
+            postings = self.postings
+            for term, freq in tf.items():
+                postings[term].append((slot, freq))
+        else:
+            for term, freq in tf.items():
+                self._posting(term, copied).append((slot, freq))
+        self.vectors.append(tf)
+        self._fields.append(fields)
+        self._defines.append(defines)
+        for short, long in defines:
+            self.aliases.setdefault(short, long)
+
+    def _replace(self, slot: int, fields: tuple[tuple[str, str], ...], copied: set[str]) -> None:
+        """Index ``fields`` as document ``slot``'s, in place of what it had (postings stay in
+        slot order, as ``build`` makes them)."""
+        for term in self.vectors[slot]:
+            posting = self._posting(term, copied)
+            del posting[bisect.bisect_left(posting, slot, key=_slot_of)]
+        tf, defines = _weigh(fields)
+        for term, freq in tf.items():
+            posting = self._posting(term, copied)
+            posting.insert(bisect.bisect_left(posting, slot, key=_slot_of), (slot, freq))
+        self.lengths[slot] = sum(tf.values())
+        self.vectors[slot] = tf
+        self._fields[slot] = fields
+        self._defines[slot] = defines
+
+    def _posting(self, term: str, copied: set[str] | None) -> list[tuple[int, float]]:
+        """``term``'s postings list, copied first when it is still shared with another index."""
+        if copied is None:
+            return self.postings[term]
+        if term not in copied:
+            copied.add(term)
+            self.postings[term] = list(self.postings.get(term, ()))
+        return self.postings[term]
 
     @property
     def size(self) -> int:
@@ -126,6 +292,14 @@ class TermIndex:
         words it stands for. Added words weigh ``expansion`` of their IDF. The
         second mapping says which query word each added word stands in for.
         """
+        found = self._expanded.get((text, expansion))
+        if found is None:  # one question asks for them several times: kept a while
+            if len(self._expanded) >= _EXPANDED_KEPT:
+                self._expanded.clear()
+            found = self._expanded[(text, expansion)] = self._expand(text, expansion)
+        return dict(found[0]), dict(found[1])
+
+    def _expand(self, text: str, expansion: float) -> tuple[dict[str, float], dict[str, str]]:
         weights: dict[str, float] = {}
         origin: dict[str, str] = {}
         for term in dict.fromkeys(terms(text)):
@@ -147,7 +321,7 @@ class TermIndex:
             return []
         cache = self._vocabulary
         if not cache:
-            cache.extend(sorted(t for t in self.postings if t.isalpha()))
+            cache = self._vocabulary = sorted(t for t in self.postings if t.isalpha())
         found = []
         for t in itertools.islice(cache, bisect.bisect_left(cache, term), None):
             if not t.startswith(term):
@@ -158,7 +332,13 @@ class TermIndex:
         return found[:_MAX_COMPLETIONS]
 
     def search(self, text: str, limit: int = 20, *, expand: bool = True) -> list[Scored]:
-        """BM25 over weighted fields, best first, with each hit's matched IDF share."""
+        """BM25 over weighted fields, best first, with each hit's matched IDF share.
+
+        A document's score is the sum, over the query's terms in order, of ``idf * norm``
+        with ``norm = freq * (k1 + 1) / (freq + k1 * (1 - b + b * length / average))``.
+        """
+        import numpy as np
+
         if expand:
             weights, origin = self.expanded_weights(text)
         else:
@@ -166,24 +346,50 @@ class TermIndex:
         total = sum(w for t, w in weights.items() if t not in origin)
         if not weights or not self.docs or not total:
             return []
-        average = sum(self.lengths) / len(self.lengths) or 1.0
-        scores: dict[int, float] = defaultdict(float)
-        matched: dict[int, float] = defaultdict(float)
+        scores = np.zeros(len(self.docs))
+        hit = np.zeros(len(self.docs), dtype=bool)
         for term, idf in weights.items():
-            for slot, freq in self.postings.get(term, ()):
-                norm = (
-                    freq * (_K1 + 1) / (freq + _K1 * (1 - _B + _B * self.lengths[slot] / average))
-                )
-                scores[slot] += idf * norm
-                matched[slot] += idf
-        if origin:  # an added word covers the query word it stands for, once
-            for slot in list(matched):
-                vector = self.vectors[slot]
-                direct = sum(w for t, w in weights.items() if t not in origin and t in vector)
-                covered = {o for t, o in origin.items() if t in vector and o not in vector}
-                matched[slot] = direct + sum(weights[o] for o in covered)
-        best = sorted(scores, key=lambda s: (-scores[s], self.docs[s]))[:limit]
-        return [Scored(self.docs[s], scores[s], min(1.0, matched[s] / total)) for s in best]
+            if term in self.postings:
+                slots, norms = self._factors(term)
+                scores[slots] += idf * norms  # a term's slots are distinct
+                hit[slots] = True
+        best = _top_slots(scores, np.flatnonzero(hit), limit, self.docs)
+        return [
+            Scored(self.docs[s], score, min(1.0, self._matched(s, weights, origin) / total))
+            for s, score in best
+        ]
+
+    def _factors(self, term: str) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+        """The slots of the documents holding ``term`` and their BM25 ``norm`` (as above)."""
+        found = self._bm25.get(term)
+        if found is not None:
+            return found
+        import numpy as np
+
+        if self._lengths is None:
+            self._lengths = np.array(self.lengths, dtype=np.float64)
+        average = sum(self.lengths) / len(self.lengths) or 1.0
+        posting = self.postings[term]
+        slots = np.fromiter((s for s, _ in posting), dtype=np.intp, count=len(posting))
+        freq = np.fromiter((f for _, f in posting), dtype=np.float64, count=len(posting))
+        # The plain formula's operations in its order, so each factor rounds the same.
+        norms = freq * (_K1 + 1) / (freq + _K1 * ((1 - _B) + _B * self._lengths[slots] / average))
+        self._bm25[term] = found = (slots, norms)
+        return found
+
+    def _matched(self, slot: int, weights: Mapping[str, float], origin: Mapping[str, str]) -> float:
+        """The query weight document ``slot`` matches; an added word covers the query word
+        it stands for, once."""
+        vector = self.vectors[slot]
+        if not origin:
+            matched = 0.0
+            for t, w in weights.items():
+                if t in vector:
+                    matched += w
+            return matched
+        direct = sum(w for t, w in weights.items() if t not in origin and t in vector)
+        covered = {o for t, o in origin.items() if t in vector and o not in vector}
+        return direct + sum(weights[o] for o in covered)
 
     def subject_coverage(self, text: str, doc_id: str, top: int = 3) -> float:
         """Share of the IDF of the query's ``top`` rarest words that the index knows (the
@@ -207,10 +413,11 @@ class TermIndex:
     def similarity(self, a: int, b: int, top: int = 40) -> float:
         """Cosine of two documents' TF-IDF vectors over their most distinctive terms."""
         va, vb = self._top(a, top), self._top(b, top)
+        na, nb = self._norms[(a, top)], self._norms[(b, top)]
+        if not (na and nb):
+            return 0.0
         dot = sum(w * vb[t] for t, w in va.items() if t in vb)
-        na = math.sqrt(sum(w * w for w in va.values()))
-        nb = math.sqrt(sum(w * w for w in vb.values()))
-        return dot / (na * nb) if na and nb else 0.0
+        return dot / (na * nb)
 
     def shared_terms(self, a: int, b: int, top: int = 40, limit: int = 5) -> list[str]:
         """The distinctive terms two documents share, most weighty first (evidence for people)."""
@@ -227,10 +434,29 @@ class TermIndex:
         }
         keep = sorted(weighted, key=lambda t: -weighted[t])[:top]
         self._tops[(slot, top)] = out = {t: weighted[t] for t in keep}
+        self._norms[(slot, top)] = math.sqrt(sum(w * w for w in out.values()))
         return out
 
     def slot(self, doc_id: str) -> int | None:
         return self.positions.get(doc_id)
+
+
+def _top_slots(
+    scores: NDArray[np.float64], found: NDArray[np.intp], limit: int, docs: Sequence[str]
+) -> list[tuple[int, float]]:
+    """The ``limit`` best of the ``found`` slots by score, ties by document id, with their
+    scores; only those that can be among them are sorted."""
+    import numpy as np
+
+    if limit <= 0 or not len(found):
+        return []
+    values = scores[found]
+    if len(found) > limit:
+        kth = np.partition(values, len(found) - limit)[len(found) - limit]
+        keep = values >= kth
+        found, values = found[keep], values[keep]
+    pairs = zip(found.tolist(), values.tolist(), strict=True)
+    return sorted(pairs, key=lambda sv: (-sv[1], docs[sv[0]]))[:limit]
 
 
 def rank_of(hits: Sequence[Scored]) -> dict[str, int]:

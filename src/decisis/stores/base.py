@@ -17,18 +17,36 @@ Contract in short:
   a node or edge not valid then is not returned and not walked through.
 * Traversals run inside the backend, bounded by ``max_depth`` and optionally by
   edge types, never by loading the graph into Python.
+* Vectors (``put_vectors`` … ``vector_spaces``) are derived data, like the full-text
+  index: kept beside the tables, not ledger events, so ``verify``, replay, ``at(t)``
+  and export neither cover nor carry them; anything can recompute them from the
+  nodes. Each lives in a *space* (the embedder's name plus what was embedded), so
+  vectors of different models never meet; a space has one dimension.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
 
-__all__ = ["DEFAULT_MAX_DEPTH", "Direction", "Reached", "SearchHit", "Store"]
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "Direction",
+    "Reached",
+    "SearchHit",
+    "Store",
+    "VectorHit",
+    "VectorItems",
+    "VectorLike",
+]
 
 DEFAULT_MAX_DEPTH = 100
 
@@ -49,6 +67,20 @@ class Reached:
 class SearchHit:
     node: Node
     score: float  # higher is better; comparable only within one result list
+
+
+VectorLike: TypeAlias = "Sequence[float] | NDArray[Any]"
+"""One vector: a 1-D numpy array or a sequence of ints and floats (stored as float32)."""
+
+VectorItems: TypeAlias = "Sequence[tuple[str, VectorLike]] | Mapping[str, VectorLike]"
+"""Vectors to store: ``(node id, vector)`` pairs, or a mapping of node id to vector."""
+
+
+class VectorHit(NamedTuple):
+    """A node found by ``nearest``: its id and the cosine of its vector with the query."""
+
+    id: str
+    score: float  # cosine in [-1, 1]; higher is closer
 
 
 @runtime_checkable
@@ -141,6 +173,26 @@ class Store(Protocol):
         among equal lengths the lexicographically smallest id sequence), or ``[]``."""
         ...
 
+    def supersession_region(
+        self, graph: str, start: str, *, floor: float = 0.0, as_of: datetime | None = None
+    ) -> list[Edge]:
+        """The trusted supersession region forward from ``start``, fetched in one query:
+        the ``supersedes`` edges (``source`` replaced ``target``) followed from ``start``
+        to the records that replaced it, transitively, ordered by id. ``NotFound`` when
+        ``start`` is absent, ``[]`` when it is tombstoned.
+
+        Edges are judged by the pair of records they join, since several rules may
+        propose the same replacement: among the pair's edges that show (live, both
+        records live, valid at ``as_of`` except ``start`` itself), one ``rejected``
+        vetoes the pair (a person said no); otherwise it is followed when one is
+        ``stated`` or ``confirmed``, or their confidences add up to ``floor`` (0 to 1;
+        a missing confidence counts 0). The sum bounds every way of combining
+        independent evidence (noisy-OR included), so a caller combining them loses
+        no pair it could believe at ``floor``. Every showing edge of a followed pair
+        is returned; cycles (two records naming each other) end at the first repeat.
+        """
+        ...
+
     def search(
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
@@ -161,4 +213,69 @@ class Store(Protocol):
 
     def graphs(self) -> list[str]:
         """Names of the graphs that have at least one event, sorted."""
+        ...
+
+    # -- vectors (derived data: not in the ledger, not verified, not replayed) ------
+    def put_vectors(
+        self,
+        graph: str,
+        space: str,
+        items: VectorItems,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> int:
+        """Store one vector per node in ``space``, replacing any it had; all land or none.
+
+        The first vector fixes the space's dimension; later ones must match it
+        (``InvalidInput`` naming both). NaN, infinities, non-numbers and duplicate ids
+        are refused (``InvalidInput``), an absent node with ``NotFound``, a tombstoned
+        one with ``Conflict``, each before anything is written. ``digests`` tags a
+        vector with what it was computed from (e.g. a hash of the text), so a reader
+        can tell a stale one. Returns the number stored.
+        """
+        ...
+
+    def get_vectors(
+        self,
+        graph: str,
+        space: str,
+        ids: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, NDArray[np.float32]]:
+        """The stored vectors (float32, exactly as put) of ``ids`` (default: all), by id.
+
+        Ids without a vector, and tombstoned nodes, are absent from the result. With
+        ``digests``, only the ids in it whose vector was put with that digest count:
+        a stale vector reads as missing.
+        """
+        ...
+
+    def nearest(
+        self,
+        graph: str,
+        space: str,
+        query: VectorLike,
+        k: int = 10,
+        *,
+        ids: Sequence[str] | None = None,
+        as_of: datetime | None = None,
+    ) -> list[VectorHit]:
+        """The ``k`` nodes whose vectors have the highest cosine with ``query``, best first
+        (ties by id), among ``ids`` when given.
+
+        Tombstoned nodes, nodes not valid at ``as_of``, and zero vectors (similar to
+        nothing) are left out; an unknown space gives ``[]``. A backend with a vector
+        index (pgvector) may answer approximately when neither ``ids`` nor a large
+        ``k`` asks it for an exact scan.
+        """
+        ...
+
+    def delete_vectors(self, graph: str, space: str, ids: Sequence[str] | None = None) -> int:
+        """Forget the vectors of ``ids``, or with ``ids=None`` the whole space (and its
+        dimension); returns how many were removed."""
+        ...
+
+    def vector_spaces(self, graph: str) -> dict[str, int]:
+        """The graph's vector spaces and their dimensions, by name."""
         ...

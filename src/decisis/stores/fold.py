@@ -20,6 +20,15 @@ Rules (each refusal raises and leaves the state unchanged):
   the edge is added.
 * ``tombstoned``: the node or edge must exist and not be tombstoned already;
   it gets ``tombstoned_at`` and ``tombstone_reason``.
+* ``rule.trusted``: the payload must hold a Beta trust and its mean
+  (``check_payload``) and ``updated_at`` a time (``InvalidInput``). Every edge of
+  type ``supersedes``, not tombstoned, in state ``candidate`` (nobody has judged
+  it), whose ``metadata["rule"]`` is the text ``rule``, and whose confidence
+  differs from ``confidence`` gets that confidence and ``updated_at``; an edge
+  already at it keeps its ``updated_at``. Matching no edge is allowed: the event
+  still records where the rule's trust moved. SQLite and DuckDB run this as one
+  set-based ``UPDATE``; PostgreSQL runs this fold on the rule's unjudged links,
+  read in the append's one round of reads.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from decisis.model import (
     Edge,
     EdgeType,
     EventKind,
+    LinkState,
     Node,
     NodeStatus,
     parse_time,
@@ -150,6 +160,8 @@ def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> 
         _apply_supersede(state, payload)
     elif kind is EventKind.TOMBSTONED:
         _apply_tombstone(state, payload)
+    elif kind is EventKind.RULE_TRUSTED:
+        _apply_rule_trusted(state, payload)
 
 
 def _apply_supersede(state: GraphState, payload: dict[str, Any]) -> None:
@@ -178,3 +190,19 @@ def _apply_tombstone(state: GraphState, payload: dict[str, Any]) -> None:
         state.edges[record_id] = edge.evolve(tombstoned_at=at, tombstone_reason=reason)
     else:
         raise InvalidInput("target", f"unknown target {target!r}", ["edge", "node"])
+
+
+def _apply_rule_trusted(state: GraphState, payload: dict[str, Any]) -> None:
+    at = parse_time(payload["updated_at"], "updated_at")
+    rule, confidence = payload["rule"], payload["confidence"]
+    moved = [
+        edge
+        for edge in state.edges.values()
+        if edge.type is EdgeType.SUPERSEDES
+        and edge.state is LinkState.CANDIDATE
+        and not edge.tombstoned
+        and edge.metadata.get("rule") == rule
+        and edge.confidence != confidence
+    ]
+    for edge in moved:
+        state.edges[edge.id] = edge.evolve(confidence=confidence, updated_at=at)

@@ -16,7 +16,7 @@ import json
 import re
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final, TypeVar, cast
@@ -38,6 +38,7 @@ from decisis.model import (
     Event,
     EventDraft,
     EventKind,
+    LinkState,
     Node,
     NodeStatus,
     NodeType,
@@ -45,10 +46,11 @@ from decisis.model import (
     parse_time,
 )
 from decisis.model.ids import is_id_prefix
-from decisis.model.validation import check_enum
+from decisis.model.validation import check_confidence, check_enum
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
 from decisis.stores.checks import check_aware, check_non_negative
 from decisis.stores.fold import GraphState, apply
+from decisis.stores.memory_vectors import MemoryVectors, VectorMethods
 
 __all__ = ["MemoryStore"]
 
@@ -148,7 +150,7 @@ def _canonical(graph: str, seq: int, draft: EventDraft) -> tuple[bytes, EventKin
     return raw, kind, payload
 
 
-class MemoryStore:
+class MemoryStore(VectorMethods):
     """A ``Store`` held in memory; many named graphs, one lock, nothing persisted."""
 
     def __init__(self, url: str = "memory://") -> None:
@@ -158,6 +160,7 @@ class MemoryStore:
         self._graphs: dict[str, _Graph] = {}
         self._lock = threading.RLock()
         self._closed = False
+        self._vectors = MemoryVectors()  # derived data beside the graphs: ``memory_vectors``
 
     def __repr__(self) -> str:
         return f"MemoryStore({self.url!r})"
@@ -172,6 +175,9 @@ class MemoryStore:
             raise StoreError(f"{self.url} is closed")
         data = self._graphs.get(graph)
         return data if data is not None else _Graph()
+
+    def _node_map(self, graph: str) -> Mapping[str, Node]:
+        return self._graph(graph).state.nodes
 
     # -- writes ---------------------------------------------------------------
     def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
@@ -444,6 +450,32 @@ class MemoryStore:
                 )
             return path
 
+    def supersession_region(
+        self, graph: str, start: str, *, floor: float = 0.0, as_of: datetime | None = None
+    ) -> list[Edge]:
+        """Breadth first against supersedes edges, pair by pair (the rule of ``base.Store``)."""
+        check_aware(as_of, "as_of")
+        level = check_confidence(floor, "floor") or 0.0
+        with self._lock:
+            state = self._graph(graph).state
+            if start not in state.nodes:
+                raise NotFound("node", start, graph)
+            if state.nodes[start].tombstoned:
+                return []
+            found: list[Edge] = []
+            seen, frontier = {start}, [start]
+            while frontier:
+                reached = []
+                for old in frontier:
+                    for new, edges in _replacing_pairs(state, old, as_of).items():
+                        if _pair_followed(edges, level):
+                            found += edges
+                            if new not in seen:
+                                seen.add(new)
+                                reached.append(new)
+                frontier = reached
+        return sorted(found, key=lambda e: e.id)
+
     def _walk(
         self,
         graph: str,
@@ -555,6 +587,30 @@ def _visible(record: Node | Edge, as_of: datetime | None, include_tombstoned: bo
     if record.tombstoned and not include_tombstoned:
         return False
     return as_of is None or record.valid_at(as_of)
+
+
+def _replacing_pairs(state: GraphState, old: str, as_of: datetime | None) -> dict[str, list[Edge]]:
+    """The showing supersedes edges into ``old``, by the record that replaces it."""
+    pairs: dict[str, list[Edge]] = {}
+    for edge_id in state.in_edges.get(old, ()):
+        edge = state.edges[edge_id]
+        if (
+            edge.type is EdgeType.SUPERSEDES
+            and _visible(edge, as_of, False)
+            and _visible(state.nodes[edge.source], as_of, False)
+        ):
+            pairs.setdefault(edge.source, []).append(edge)
+    return pairs
+
+
+def _pair_followed(edges: Sequence[Edge], floor: float) -> bool:
+    """No edge rejected, and one stated or confirmed or their confidences summing to ``floor``."""
+    states = {edge.state for edge in edges}
+    if LinkState.REJECTED in states:
+        return False
+    if states & {LinkState.STATED, LinkState.CONFIRMED}:
+        return True
+    return sum(edge.confidence or 0.0 for edge in edges) >= floor
 
 
 def _edge_visible(

@@ -139,9 +139,29 @@ _SEARCH = (
     )""",
 )
 
+# Vectors are derived data, like the search index: not ledger events (see
+# ``decisis.stores.duckdb_store.vectors``). A space's dimension is fixed by its first
+# vector; ``FLOAT[]`` lists, since one column holds spaces of every dimension.
+_VECTORS = (
+    """CREATE TABLE vector_spaces (
+        graph VARCHAR NOT NULL,
+        space VARCHAR NOT NULL,
+        dim INTEGER NOT NULL CHECK (dim > 0),
+        PRIMARY KEY (graph, space)
+    )""",
+    """CREATE TABLE vectors (
+        graph VARCHAR NOT NULL,
+        space VARCHAR NOT NULL,
+        id VARCHAR NOT NULL,
+        vector FLOAT[] NOT NULL,
+        digest VARCHAR
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search: an inverted index of node words", _SEARCH, _index_existing),
+    Migration(3, "vectors: float lists per graph, space and node", _VECTORS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

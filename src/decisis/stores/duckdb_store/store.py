@@ -10,22 +10,35 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import TYPE_CHECKING, Self, TypeVar
 
 import duckdb
 
 from decisis.errors import DecisisError, InvalidInput, StoreError, UnsupportedStore
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
-from decisis.model.validation import check_enum
-from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.model.validation import check_confidence, check_enum
+from decisis.stores.base import (
+    DEFAULT_MAX_DEPTH,
+    Direction,
+    Reached,
+    SearchHit,
+    VectorHit,
+    VectorItems,
+    VectorLike,
+)
 from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
-from decisis.stores.duckdb_store import queries, walks, writes
+from decisis.stores.duckdb_store import queries, vectors, walks, writes
 from decisis.stores.duckdb_store.schema import migrate
+from decisis.stores.vectors import check_batch, check_nearest, check_space
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["THREADS", "DuckDBStore", "path_from_url"]
 
@@ -255,6 +268,16 @@ class DuckDBStore:
             )
         )
 
+    def supersession_region(
+        self, graph: str, start: str, *, floor: float = 0.0, as_of: datetime | None = None
+    ) -> list[Edge]:
+        """Trusted supersession forward from ``start`` in one recursive query (see ``walks``)."""
+        check_aware(as_of, "as_of")
+        level = check_confidence(floor, "floor") or 0.0
+        return self._read(
+            lambda c: walks.supersession_region(c, graph, start, floor=level, as_of=as_of)
+        )
+
     def search(
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
@@ -295,3 +318,49 @@ class DuckDBStore:
             return [str(row[0]) for row in rows]
 
         return self._read(read)
+
+    # -- vectors (derived data beside the tables; see ``vectors``) --------------
+    def put_vectors(
+        self,
+        graph: str,
+        space: str,
+        items: VectorItems,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> int:
+        batch = check_batch(items, digests)
+        space = check_space(space)
+        return self._transaction(lambda c: vectors.put(c, graph, space, batch))
+
+    def get_vectors(
+        self,
+        graph: str,
+        space: str,
+        ids: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, NDArray[np.float32]]:
+        space = check_space(space)
+        return self._read(lambda c: vectors.get(c, graph, space, ids, digests))
+
+    def nearest(
+        self,
+        graph: str,
+        space: str,
+        query: VectorLike,
+        k: int = 10,
+        *,
+        ids: Sequence[str] | None = None,
+        as_of: datetime | None = None,
+    ) -> list[VectorHit]:
+        """One statement ranking by DuckDB's ``list_cosine_similarity``."""
+        space = check_space(space)
+        check_nearest(k, as_of)
+        return self._transaction(lambda c: vectors.nearest(c, graph, space, query, k, ids, as_of))
+
+    def delete_vectors(self, graph: str, space: str, ids: Sequence[str] | None = None) -> int:
+        space = check_space(space)
+        return self._transaction(lambda c: vectors.delete(c, graph, space, ids))
+
+    def vector_spaces(self, graph: str) -> dict[str, int]:
+        return self._read(lambda c: vectors.spaces(c, graph))

@@ -27,11 +27,17 @@ from typing import Any
 import duckdb
 
 from decisis.errors import NotFound
-from decisis.model import EdgeType, format_time
+from decisis.model import Edge, EdgeType, format_time
 from decisis.stores.base import Direction, Reached
-from decisis.stores.duckdb_store.rows import NODE_COLUMNS, node_from_row, valid_at
+from decisis.stores.duckdb_store.rows import (
+    EDGE_COLUMNS,
+    NODE_COLUMNS,
+    edge_from_row,
+    node_from_row,
+    valid_at,
+)
 
-__all__ = ["path_between", "traverse"]
+__all__ = ["path_between", "supersession_region", "traverse"]
 
 Conn = duckdb.DuckDBPyConnection
 
@@ -168,3 +174,51 @@ def path_between(
     sql = _PATH.format(links=_links("in", filt.sql), dist=_walk("dist", "$target", stop="$source"))
     params = {**filt.params, "source": source, "target": target, "max_depth": max_depth}
     return [str(row[0]) for row in conn.execute(sql, params).fetchall()]
+
+
+def _region_sql(timed: bool) -> str:
+    """``shown``: the supersedes edges that show, to a newer record that shows; ``pairs``:
+    the (old, new) pairs followed (the rule of ``base.Store``); ``region``: the records
+    reached from the start over them. Like ``links`` above, the edges are selected once
+    per statement, a column scan."""
+    when = f" AND {valid_at('e')} AND {valid_at('n')}" if timed else ""
+    return f"""
+        WITH RECURSIVE shown AS MATERIALIZED (
+            SELECT e.* FROM edges e JOIN nodes n ON n.graph = $graph AND n.id = e.source
+            WHERE e.graph = $graph AND e.type = 'supersedes'
+              AND e.tombstoned_at IS NULL AND n.tombstoned_at IS NULL{when}
+        ),
+        pairs AS MATERIALIZED (
+            SELECT target AS old, source AS new FROM shown
+            GROUP BY target, source
+            HAVING NOT bool_or(state = 'rejected')
+               AND (bool_or(state IN ('stated', 'confirmed'))
+                    OR coalesce(sum(confidence), 0) >= $floor)
+        ),
+        region(id) AS (
+            SELECT id FROM nodes WHERE graph = $graph AND id = $start AND tombstoned_at IS NULL
+            UNION
+            SELECT p.new FROM region r JOIN pairs p ON p.old = r.id
+        )
+        SELECT {EDGE_COLUMNS}
+        FROM shown e JOIN pairs p ON p.old = e.target AND p.new = e.source
+        WHERE e.target IN (SELECT id FROM region)
+        ORDER BY e.id
+    """
+
+
+_REGION = {timed: _region_sql(timed) for timed in (False, True)}
+
+
+def supersession_region(
+    conn: Conn, graph: str, start: str, *, floor: float, as_of: datetime | None
+) -> list[Edge]:
+    """The supersedes edges followed forward from ``start``, ordered by id: one statement
+    (``UNION`` keeps each record once, so cycles end)."""
+    params: dict[str, Any] = {"graph": graph, "start": start, "floor": floor}
+    if as_of is not None:
+        params["as_of"] = format_time(as_of)
+    rows = conn.execute(_REGION[as_of is not None], params).fetchall()
+    if not rows:
+        _Filter(graph, None, None).node_visible(conn, start, timed=False)  # NotFound if absent
+    return [edge_from_row(row) for row in rows]

@@ -83,6 +83,15 @@ _SUPERSEDES_REACH = """
     )
     SELECT 1 FROM replaced WHERE id = $new LIMIT 1
 """
+# ``rule.trusted`` (see ``decisis.stores.fold``): every unjudged link of the rule at once.
+_TRUST_RULE = """
+    UPDATE edges SET confidence = $confidence, updated_at = $at
+    WHERE graph = $graph AND type = 'supersedes' AND state = 'candidate'
+      AND tombstoned_at IS NULL
+      AND json_type(metadata, '$.rule') = 'VARCHAR'
+      AND json_extract_string(metadata, '$.rule') = $rule
+      AND confidence IS DISTINCT FROM $confidence
+"""
 _ALREADY_SUPERSEDES = """
     SELECT 1 FROM edges
     WHERE graph = ? AND source = ? AND type = 'supersedes' AND target = ?
@@ -176,6 +185,8 @@ def _apply(conn: Conn, graph: str, kind: EventKind, payload: dict[str, Any], ent
         _supersede(conn, graph, payload)
     elif kind is EventKind.TOMBSTONED:
         _tombstone(conn, graph, payload, entity)
+    elif kind is EventKind.RULE_TRUSTED:
+        _trust_rule(conn, graph, payload)
 
 
 def _write_node(conn: Conn, graph: str, node: Node, *, reindex: bool = False) -> None:
@@ -273,6 +284,13 @@ def _supersede(conn: Conn, graph: str, payload: dict[str, Any]) -> None:
     _write_node(
         conn, graph, old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at)
     )
+
+
+def _trust_rule(conn: Conn, graph: str, payload: dict[str, Any]) -> None:
+    """A rule's new trust onto its unjudged links: one set-based statement."""
+    at = parse_time(payload["updated_at"], "updated_at")
+    params = {"graph": graph, "rule": payload["rule"], "confidence": float(payload["confidence"])}
+    conn.execute(_TRUST_RULE, params | {"at": format_time(at)})
 
 
 def _tombstone(conn: Conn, graph: str, payload: dict[str, Any], entity: str) -> None:

@@ -9,7 +9,7 @@ UTC ``datetime`` values (the pool sets each session's time zone to UTC).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, TypeVar
@@ -31,6 +31,7 @@ __all__ = [
     "event_from_row",
     "node_from_row",
     "node_values",
+    "records_json",
     "utc",
     "valid_at",
 ]
@@ -59,6 +60,25 @@ def valid_at(alias: str, param: str = "as_of") -> str:
         f"({a}.recorded_at <= {t} AND {a}.valid_from <= {t}"
         f" AND ({a}.valid_until IS NULL OR {t} < {a}.valid_until))"
     )
+
+
+def records_json(fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """``rows`` as a JSON array of objects keyed by ``fields``: the one parameter that
+    carries a whole batch into ``json_populate_recordset(NULL::<table>, …)``, which types
+    each value by its column (times travel as ISO 8601 text, floats as ``repr`` writes
+    them, so both arrive exactly)."""
+    return json.dumps(
+        [dict(zip(fields, row, strict=True)) for row in rows],
+        default=_iso_time,
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+
+
+def _iso_time(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not a column value")
 
 
 def utc(value: datetime | None) -> datetime | None:

@@ -22,12 +22,19 @@ import psycopg
 
 from decisis.errors import StoreError
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
+__all__ = [
+    "MIGRATIONS",
+    "MIGRATION_LOCK",
+    "SCHEMA_VERSION",
+    "Migration",
+    "migrate",
+    "schema_version",
+]
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
 # pg_advisory_xact_lock key held while migrating: "decisis" as a 64-bit number.
-_MIGRATION_LOCK = 0x6465636973697300
+MIGRATION_LOCK = 0x6465636973697300
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,10 +259,37 @@ _WALKS = (
     $fn$""",
 )
 
+# Vectors are derived data, like the search column: not ledger events. ``embedding``
+# holds plain arrays; when pgvector can be had, ``vectors.prepare`` adds an
+# ``embedding_v vector`` column at open and indexes each space (see
+# ``decisis.stores.postgres.vectors``), since that depends on the server, not on
+# this code's version. A space's dimension is fixed by its first vector; its version is
+# a token every write to it replaces, so a cached matrix knows it is stale.
+_VECTORS = (
+    """CREATE TABLE vector_spaces (
+        graph text COLLATE "C" NOT NULL,
+        space text COLLATE "C" NOT NULL,
+        dim integer NOT NULL CHECK (dim > 0),
+        version text NOT NULL,
+        PRIMARY KEY (graph, space)
+    )""",
+    """CREATE TABLE vectors (
+        graph text COLLATE "C" NOT NULL,
+        space text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        embedding real[],
+        digest text,
+        PRIMARY KEY (graph, space, id),
+        FOREIGN KEY (graph, space) REFERENCES vector_spaces (graph, space) ON DELETE CASCADE,
+        FOREIGN KEY (graph, id) REFERENCES nodes (graph, id)
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
     Migration(3, "server-side traversal functions, planned on the endpoint indexes", _WALKS),
+    Migration(4, "vectors: arrays per graph, space and node (pgvector when present)", _VECTORS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -286,7 +320,7 @@ def _refuse_newer(version: int, where: str) -> None:
 def _apply(conn: Conn, migration: Migration, where: str) -> None:
     """Apply one migration and its record in one transaction, unless another process did."""
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         conn.execute(_RECORD_TABLE)
         current = schema_version(conn)
         _refuse_newer(current, where)

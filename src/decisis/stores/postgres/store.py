@@ -13,23 +13,36 @@ its own schema).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
 from decisis.errors import DecisisError, InvalidInput, StoreError, UnsupportedStore
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
-from decisis.model.validation import check_enum
-from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.model.validation import check_confidence, check_enum
+from decisis.stores.base import (
+    DEFAULT_MAX_DEPTH,
+    Direction,
+    Reached,
+    SearchHit,
+    VectorHit,
+    VectorItems,
+    VectorLike,
+)
 from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
-from decisis.stores.postgres import queries, walks, writes
+from decisis.stores.postgres import queries, vectors, walks, writes
 from decisis.stores.postgres.schema import migrate
+from decisis.stores.vectors import MatrixCache, check_batch, check_nearest, check_space
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["CONNECT_TIMEOUT_S", "PostgresStore"]
 
@@ -65,6 +78,7 @@ class PostgresStore:
             )
         self.url = url
         self._where = f"PostgreSQL database {_redacted(url)}"
+        self._matrices = MatrixCache()  # spaces stacked for brute-force nearest()
         self._prepare()
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             url,
@@ -88,6 +102,7 @@ class PostgresStore:
                 self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S
             ) as conn:
                 migrate(conn, where=self._where)
+                self._vectors = vectors.prepare(conn)
         except psycopg.Error as exc:
             raise StoreError(f"cannot open {self._where}: {exc}") from exc
 
@@ -147,11 +162,13 @@ class PostgresStore:
 
     # -- writes ---------------------------------------------------------------
     def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-        """Check, apply and append ``drafts`` in one transaction behind the graph's lock."""
+        """Check, apply and append ``drafts`` in one transaction behind the graph's lock,
+        its statements pipelined (two round trips, see ``writes``)."""
         drafts = list(drafts)
         if not drafts:
             return []
-        return self._write(lambda c: writes.append(c, graph, drafts))
+        with self._connection() as conn:
+            return writes.append_committed(conn, graph, drafts)
 
     # -- records --------------------------------------------------------------
     def get_node(self, graph: str, node_id: str) -> Node:
@@ -270,6 +287,16 @@ class PostgresStore:
             )
         )
 
+    def supersession_region(
+        self, graph: str, start: str, *, floor: float = 0.0, as_of: datetime | None = None
+    ) -> list[Edge]:
+        """Trusted supersession forward from ``start`` in one recursive query (see ``walks``)."""
+        check_aware(as_of, "as_of")
+        level = check_confidence(floor, "floor") or 0.0
+        return self._read(
+            lambda c: walks.supersession_region(c, graph, start, floor=level, as_of=as_of)
+        )
+
     def search(
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
@@ -310,3 +337,57 @@ class PostgresStore:
             return [str(row[0]) for row in rows]
 
         return self._read(read)
+
+    # -- vectors (derived data beside the tables; see ``vectors``) --------------
+    @property
+    def vector_index(self) -> vectors.VectorIndex:
+        """``"pgvector-hnsw"`` when the database has pgvector, else ``"brute-force"``."""
+        return self._vectors.index
+
+    def put_vectors(
+        self,
+        graph: str,
+        space: str,
+        items: VectorItems,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> int:
+        batch = check_batch(items, digests)
+        space = check_space(space)
+        return self._write(lambda c: vectors.put(c, self._vectors, graph, space, batch))
+
+    def get_vectors(
+        self,
+        graph: str,
+        space: str,
+        ids: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, NDArray[np.float32]]:
+        space = check_space(space)
+        return self._read(lambda c: vectors.get(c, self._vectors, graph, space, ids, digests))
+
+    def nearest(
+        self,
+        graph: str,
+        space: str,
+        query: VectorLike,
+        k: int = 10,
+        *,
+        ids: Sequence[str] | None = None,
+        as_of: datetime | None = None,
+    ) -> list[VectorHit]:
+        """pgvector's HNSW index when present (approximate), else numpy brute force."""
+        space = check_space(space)
+        check_nearest(k, as_of)
+        mode, cache = self._vectors, self._matrices
+        return self._snapshot(
+            lambda c: vectors.nearest(c, mode, cache, graph, space, query, k, ids, as_of)
+        )
+
+    def delete_vectors(self, graph: str, space: str, ids: Sequence[str] | None = None) -> int:
+        space = check_space(space)
+        return self._write(lambda c: vectors.delete(c, self._vectors, graph, space, ids))
+
+    def vector_spaces(self, graph: str) -> dict[str, int]:
+        return self._read(lambda c: vectors.spaces(c, graph))

@@ -27,11 +27,17 @@ from typing import Any
 import psycopg
 
 from decisis.errors import NotFound
-from decisis.model import EdgeType
+from decisis.model import Edge, EdgeType
 from decisis.stores.base import Direction, Reached
-from decisis.stores.postgres.rows import NODE_FIELDS, node_from_row, valid_at
+from decisis.stores.postgres.rows import (
+    EDGE_COLUMNS,
+    NODE_FIELDS,
+    edge_from_row,
+    node_from_row,
+    valid_at,
+)
 
-__all__ = ["path_between", "traverse"]
+__all__ = ["path_between", "supersession_region", "traverse"]
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
@@ -122,3 +128,59 @@ def path_between(
         return []
     row = conn.execute(_PATH, {**params, "source": source, "target": target}).fetchone()
     return [] if row is None or row[0] is None else [str(node_id) for node_id in row[0]]
+
+
+def _followed(timed: bool) -> str:
+    """SQL true when edge ``e`` (``e.source`` replacing ``e.target``) may be followed: it
+    shows, its newer record shows, and its pair of records passes (see ``base.Store``).
+    As in the traversal functions, each lookup is written so only the endpoint index
+    fits (equalities on its prefix, its order asked for), whatever the statistics."""
+
+    def when(alias: str) -> str:
+        return f" AND {valid_at(alias)}" if timed else ""
+
+    return f"""e.tombstoned_at IS NULL{when("e")}
+            AND EXISTS (SELECT 1 FROM nodes n WHERE n.graph = %(graph)s AND n.id = e.source
+                        AND n.tombstoned_at IS NULL{when("n")})
+            AND (SELECT NOT bool_or(p.state = 'rejected')
+                        AND (bool_or(p.state IN ('stated', 'confirmed'))
+                             OR coalesce(sum(p.confidence), 0) >= %(floor)s)
+                 FROM (SELECT p.state, p.confidence FROM edges p
+                       WHERE p.graph = %(graph)s AND p.target = e.target
+                         AND p.type = 'supersedes' AND p.source = e.source
+                         AND p.tombstoned_at IS NULL{when("p")}
+                       ORDER BY p.type, p.source OFFSET 0) p)"""
+
+
+def _region_sql(timed: bool) -> str:
+    follow = f"""FROM region r CROSS JOIN LATERAL (
+            SELECT e.* FROM edges e
+            WHERE e.graph = %(graph)s AND e.target = r.id AND e.type = 'supersedes'
+              AND {_followed(timed)}
+            ORDER BY e.type, e.source OFFSET 0
+        ) e"""
+    return f"""
+        WITH RECURSIVE region(id) AS (
+            SELECT id FROM nodes
+            WHERE graph = %(graph)s AND id = %(start)s AND tombstoned_at IS NULL
+            UNION
+            SELECT e.source {follow}
+        )
+        SELECT {EDGE_COLUMNS} {follow}
+        ORDER BY e.id
+    """
+
+
+_REGION = {timed: _region_sql(timed) for timed in (False, True)}
+
+
+def supersession_region(
+    conn: Conn, graph: str, start: str, *, floor: float, as_of: datetime | None
+) -> list[Edge]:
+    """The supersedes edges followed forward from ``start``, ordered by id: one recursive
+    statement (``UNION`` keeps each record once, so cycles end)."""
+    params = {"graph": graph, "start": start, "floor": floor, "as_of": as_of}
+    rows = conn.execute(_REGION[as_of is not None], params).fetchall()
+    if not rows:
+        _visible(conn, params, start, timed=False)  # NotFound when absent
+    return [edge_from_row(row) for row in rows]

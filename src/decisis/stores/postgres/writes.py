@@ -1,50 +1,65 @@
-"""``append`` in PostgreSQL: the rules of ``decisis.stores.fold``, checked against the tables.
+"""``append`` in PostgreSQL: the reference fold run on the records a batch touches, then
+the whole batch written by one statement.
 
-The caller runs this inside one READ COMMITTED transaction and rolls it back on
-any error, so a refused draft leaves nothing of its batch behind. The first
-thing it does is lock the graph's row in ``heads`` (creating it if the graph is
-new): every append to that graph queues on that one row lock, so two writers
-can never read the same head and fork the chain, while appends to other graphs
-lock other rows and run in parallel. Each statement after the lock sees what
-the writers before it committed.
+An append is two round trips and six statements whatever its size
+(``append_committed`` pipelines them):
 
-Records are built with the model (``Node.from_dict``, ``evolve``), which
-validates them; the checks here are the ones that need the stored state,
-raising the same errors, in the same order, as the fold.
+1. ``BEGIN``; lock the graph's head row; read every record the batch can touch
+   (``_Named``): the nodes and edges its payloads name, the live ``supersedes``
+   edges reachable from where it supersedes (the cycle check), and the unjudged
+   links of each rule whose trust it moves (``rule.trusted``).
+2. The checks are ``decisis.stores.fold.apply`` itself, run on a ``GraphState``
+   holding just those records, so this store refuses what the fold refuses, with
+   the same errors in the same order. Then one statement writes what changed, each
+   table's rows in one JSON parameter: new and changed nodes and edges (``INSERT …
+   ON CONFLICT DO UPDATE``), the invalidation marks a tombstone puts on its entity's
+   earlier ledger rows, the new ledger rows, the head; ``COMMIT``.
+
+A kind whose fold reads records its payload does not name needs a read here, as
+``rule.trusted`` has one; the writing is generic (the records that changed).
+
+Locking: the first statement creates the graph's head row if the graph is new and
+locks it in either case (``INSERT … ON CONFLICT DO UPDATE … RETURNING``). Every
+append to that graph queues on that one row, so two writers can never read the
+same head and fork the chain, while appends to other graphs lock other rows and
+run in parallel. The reads follow in the same pipeline as statements of their
+own: in READ COMMITTED each takes its snapshot when it starts, after the lock is
+granted, so it sees what the writers before committed.
+
+Plans: a graph loaded in bulk has no statistics until autovacuum analyzes it, and
+with the default estimates ``graph = …`` alone looks about as selective as a whole
+key. On a nearly empty table the two cost the same: the lookups by id of the code
+before, prepared (psycopg prepares a statement from its sixth run) and given a
+generic plan then, kept a range scan of the graph through an endpoint index as the
+graph grew, reading every edge of the graph for each lookup; a bulk load went
+quadratic (0.3 ms to 7 ms a lookup within one 10,000-draft append). So the reads
+and the ledger marks are sent unprepared, planned for each call with the tables'
+real sizes (0.1 ms of server time), and each names whole keys (one per ``LATERAL``
+subquery: given ``id = ANY(…)``, the planner read the graph through the primary
+key's prefix). The write statement, prepared, reaches rows only through primary
+keys (its conflict arbiters and the foreign-key checks).
+``tests/stores/postgres/test_batched_append.py`` checks the plans with
+``auto_explain`` as a graph grows from empty on one connection.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, TypeVar
 
 import psycopg
+from psycopg.pq import TransactionStatus
 
-from decisis.errors import (
-    Conflict,
-    CycleError,
-    DecisisError,
-    InvalidInput,
-    NotFound,
-    StoreError,
-)
+from decisis.errors import DecisisError, InvalidInput, NotFound, StoreError
 from decisis.ledger import GENESIS, canonical_bytes, chain_checksum
-from decisis.model import (
-    EDGE_MUTABLE_FIELDS,
-    NODE_MUTABLE_FIELDS,
-    Edge,
-    EdgeType,
-    Event,
-    EventDraft,
-    EventKind,
-    Node,
-    NodeStatus,
-    parse_time,
-)
-from decisis.model.events import check_payload
+from decisis.model import Edge, EdgeType, Event, EventDraft, EventKind, Node, parse_time
+from decisis.model.ids import ID_ALPHABET, ID_LENGTH
 from decisis.model.validation import check_enum
-from decisis.stores.postgres.queries import events_page
+from decisis.stores.fold import GraphState, apply
 from decisis.stores.postgres.rows import (
     EDGE_COLUMNS,
     EDGE_FIELDS,
@@ -55,65 +70,124 @@ from decisis.stores.postgres.rows import (
     edge_values,
     node_from_row,
     node_values,
+    records_json,
 )
 
-__all__ = ["append", "read_head"]
+__all__ = ["append", "append_committed", "read_head"]
 
 Conn = psycopg.Connection[tuple[Any, ...]]
+R = TypeVar("R", Node, Edge)
 
-_PG_TYPES = {"confidence": "double precision"} | dict.fromkeys(
-    ("recorded_at", "updated_at", "valid_from", "valid_until", "tombstoned_at"), "timestamptz"
-)
-# Typed, since a SELECT list (unlike VALUES) does not take its types from the columns.
-_PLACEHOLDERS = ", ".join(f"%s::{_PG_TYPES.get(name, 'text')}" for name in ("graph", *NODE_FIELDS))
-# A node's id must be new among nodes (the primary key) and edges (the NOT EXISTS).
-_INSERT_NODE = (
-    f"INSERT INTO nodes (graph, {', '.join(NODE_FIELDS)}) SELECT {_PLACEHOLDERS} "
-    "WHERE NOT EXISTS (SELECT 1 FROM edges WHERE graph = %s AND id = %s) "
-    "ON CONFLICT (graph, id) DO NOTHING"
-)
-_INSERT_EDGE = (
-    f"INSERT INTO edges (graph, {', '.join(EDGE_FIELDS)}) VALUES (%s{', %s' * len(EDGE_FIELDS)})"
-)
-_UPDATE_NODE = (
-    f"UPDATE nodes SET {', '.join(f'{name} = %s' for name in NODE_FIELDS[1:])} "
-    "WHERE graph = %s AND id = %s"
-)
-_UPDATE_EDGE = (
-    f"UPDATE edges SET {', '.join(f'{name} = %s' for name in EDGE_FIELDS[1:])} "
-    "WHERE graph = %s AND id = %s"
-)
-_SELECT_NODE = f"SELECT {NODE_COLUMNS} FROM nodes n WHERE n.graph = %s AND n.id = %s"
-_SELECT_EDGE = f"SELECT {EDGE_COLUMNS} FROM edges e WHERE e.graph = %s AND e.id = %s"
-# For a new edge, in one round trip: is its id used, and is each endpoint live
-# (true), tombstoned (false) or absent (null)?
-_EDGE_CHECKS = """
-    SELECT EXISTS (SELECT 1 FROM nodes WHERE graph = %(graph)s AND id = %(id)s)
-           OR EXISTS (SELECT 1 FROM edges WHERE graph = %(graph)s AND id = %(id)s),
-           (SELECT tombstoned_at IS NULL FROM nodes WHERE graph = %(graph)s AND id = %(source)s),
-           (SELECT tombstoned_at IS NULL FROM nodes WHERE graph = %(graph)s AND id = %(target)s)
+_ID_SHAPE = re.compile(f"[{ID_ALPHABET}]{{{ID_LENGTH}}}", re.IGNORECASE).fullmatch
+
+_LOCK_HEAD = """
+    INSERT INTO heads (graph, seq, checksum) VALUES (%s, 0, %s)
+    ON CONFLICT (graph) DO UPDATE SET seq = heads.seq
+    RETURNING seq, checksum
 """
-# Does ``old`` already reach ``new`` along live supersedes edges (old -> what it replaced)?
-_SUPERSEDES_REACH = """
+# One key per lookup (``LATERAL … OFFSET 0``, as in the traversal functions of schema
+# migration 3): given ``id = ANY(…)`` on a graph not analyzed yet, the planner read the
+# whole graph through the primary key's prefix rather than look each id up.
+_NODES_BY_ID = f"""
+    SELECT n.* FROM unnest(%(ids)s::text[]) AS k(id) CROSS JOIN LATERAL (
+        SELECT {NODE_COLUMNS} FROM nodes n WHERE n.graph = %(graph)s AND n.id = k.id OFFSET 0
+    ) n
+"""
+_EDGES_BY_ID = f"""
+    SELECT {EDGE_COLUMNS} FROM unnest(%(ids)s::text[]) AS k(id) CROSS JOIN LATERAL (
+        SELECT e.* FROM edges e WHERE e.graph = %(graph)s AND e.id = k.id OFFSET 0
+    ) e
+"""
+# The live supersedes edges out of the starts and out of every node they reach: all
+# that ``GraphState.supersedes_reach`` can walk, with the batch's own edges added. Each
+# step looks up one node's edges, in the order of the ``(graph, source, type, target)``
+# index.
+_SUPERSEDES_OUT = """CROSS JOIN LATERAL (
+        SELECT e.* FROM edges e
+        WHERE e.graph = %(graph)s AND e.source = r.id AND e.type = 'supersedes'
+          AND e.tombstoned_at IS NULL
+        ORDER BY e.type, e.target OFFSET 0
+    ) e"""
+_REPLACED = f"""
     WITH RECURSIVE replaced(id) AS (
-        SELECT %(old)s::text COLLATE "C"
+        SELECT s.id COLLATE "C" FROM unnest(%(starts)s::text[]) AS s(id)
         UNION
-        SELECT e.target FROM replaced r
-        JOIN edges e ON e.graph = %(graph)s AND e.source = r.id AND e.type = 'supersedes'
-        WHERE e.tombstoned_at IS NULL
+        SELECT e.target FROM replaced r {_SUPERSEDES_OUT}
     )
-    SELECT 1 FROM replaced WHERE id = %(new)s LIMIT 1
 """
-_ALREADY_SUPERSEDES = """
-    SELECT 1 FROM edges
-    WHERE graph = %s AND source = %s AND type = 'supersedes' AND target = %s
-      AND tombstoned_at IS NULL
-    LIMIT 1
+_EDGES_REPLACED = f"""
+    UNION ALL
+    SELECT {EDGE_COLUMNS} FROM replaced r {_SUPERSEDES_OUT}
 """
-_INSERT_LEDGER = (
-    "INSERT INTO ledger (graph, seq, kind, entity, payload, at, prev_checksum, checksum) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+# Every unjudged link whose metadata may name one of the rules: metadata is canonical
+# JSON, so ``"rule":<the rule as canonical JSON>`` is in its text when it names it. A
+# superset is enough: the fold picks the links it moves.
+_EDGES_OF_RULES = f"""
+    UNION ALL
+    SELECT {EDGE_COLUMNS} FROM edges e
+    WHERE e.graph = %(graph)s AND e.type = 'supersedes' AND e.state = 'candidate'
+      AND e.tombstoned_at IS NULL
+      AND EXISTS (SELECT 1 FROM unnest(%(rules)s::text[]) AS r(needle)
+                  WHERE strpos(e.metadata, r.needle) > 0)
+"""
+
+
+def _upsert(table: str, fields: Sequence[str]) -> str:
+    """Insert the batch's rows of ``table``, overwriting those whose id is there already."""
+    columns = ", ".join(fields)
+    sets = ", ".join(f"{column} = EXCLUDED.{column}" for column in fields[1:])
+    return (
+        f"INSERT INTO {table} (graph, {columns}) "
+        f"SELECT %(graph)s, {columns} FROM json_populate_recordset(NULL::{table}, %({table})s)"
+        f" ON CONFLICT (graph, id) DO UPDATE SET {sets}"
+    )
+
+
+_LEDGER_FIELDS = (
+    "seq",
+    "kind",
+    "entity",
+    "payload",
+    "at",
+    "prev_checksum",
+    "checksum",
+    "invalidated_at",
+    "invalidated_reason",
 )
+# The whole batch in one statement, each table's rows in one JSON parameter. The
+# data-modifying parts all see the snapshot the statement starts with, so the marks
+# reach only the ledger rows from before the batch (its own rows carry their marks
+# already), and the foreign keys of new edges are checked at its end, new nodes in.
+_WRITE = """
+    WITH nodes_written AS ({nodes}),
+    edges_written AS ({edges}),{marks}
+    entries AS (
+        INSERT INTO ledger (graph, {ledger})
+        SELECT %(graph)s, {ledger} FROM json_populate_recordset(NULL::ledger, %(ledger)s)
+    )
+    INSERT INTO heads (graph, seq, checksum) VALUES (%(graph)s, %(seq)s, %(checksum)s)
+    ON CONFLICT (graph) DO UPDATE SET seq = EXCLUDED.seq, checksum = EXCLUDED.checksum
+"""
+# The ledger rows alone, found through ``(graph, entity)``, each entity's mark picked by
+# its position in the arrays: as a join, this was planned as a scan of the whole ledger.
+_MARKS = """
+    marked AS (
+        UPDATE ledger SET
+            invalidated_at = (%(mark_ats)s::timestamptz[])[
+                array_position(%(marked)s::text[], entity)],
+            invalidated_reason = (%(mark_reasons)s::text[])[
+                array_position(%(marked)s::text[], entity)]
+        WHERE graph = %(graph)s AND entity = ANY(%(marked)s::text[])
+    ),"""
+_WRITES = {
+    marked: _WRITE.format(
+        nodes=_upsert("nodes", NODE_FIELDS),
+        edges=_upsert("edges", EDGE_FIELDS),
+        marks=_MARKS if marked else "",
+        ledger=", ".join(_LEDGER_FIELDS),
+    )
+    for marked in (False, True)
+}
 
 
 def read_head(conn: Conn, graph: str) -> tuple[int, str]:
@@ -121,85 +195,136 @@ def read_head(conn: Conn, graph: str) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
 
-def _lock_head(conn: Conn, graph: str) -> tuple[int, str]:
-    """Take the graph's head row lock (waiting for earlier writers), then read the head.
-
-    A new graph first gets its row at seq 0; two first writers racing to insert it
-    queue on the primary key, and the loser then queues on the row lock."""
-    lock = "SELECT seq, checksum FROM heads WHERE graph = %s FOR UPDATE"
-    row = conn.execute(lock, (graph,)).fetchone()
-    if row is None:
-        conn.execute(
-            "INSERT INTO heads (graph, seq, checksum) VALUES (%s, 0, %s) ON CONFLICT DO NOTHING",
-            (graph, GENESIS),
-        )
-        row = conn.execute(lock, (graph,)).fetchone()
-    if row is None:  # pragma: no cover - the row was inserted or already there
-        raise StoreError(f"graph {graph!r}: cannot lock its head row")
-    return int(row[0]), str(row[1])
-
-
-class _Batch:
-    """Ledger rows of one append not yet written, flushed together (one pipelined call)."""
-
-    def __init__(self, conn: Conn) -> None:
-        self.conn = conn
-        self.rows: list[tuple[Any, ...]] = []
-        self.events: list[Event] = []
-
-    def add(self, event: Event) -> None:
-        self.events.append(event)
-        payload = canonical_json(event.payload)
-        self.rows.append(
-            (
-                event.graph,
-                event.seq,
-                event.kind.value,
-                event.entity,
-                payload,
-                event.at,
-                event.prev_checksum,
-                event.checksum,
-            )
-        )
-
-    def flush(self) -> None:
-        if self.rows:
-            with self.conn.cursor() as cur:
-                cur.executemany(_INSERT_LEDGER, self.rows)
-            self.rows = []
+def append_committed(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
+    """``append`` in its own transaction on an autocommit connection, pipelined: two
+    round trips. A refused batch costs a third (its ``ROLLBACK``)."""
+    try:
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            events = append(conn, graph, drafts)
+            conn.execute("COMMIT")
+    finally:
+        if conn.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR):
+            conn.execute("ROLLBACK")
+    return events
 
 
 def append(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-    """Check, apply and chain each draft; return the events as stored. Needs an open transaction."""
-    seq, checksum = _lock_head(conn, graph)
-    batch = _Batch(conn)
+    """Check, apply and chain each draft; return the events as stored. Needs an open
+    transaction; in pipeline mode the reads are one round trip and the writes none."""
+    seq, checksum, state = _read(conn, graph, _Named.of(drafts))
+    loaded = (dict(state.nodes), dict(state.edges))
+    events: list[Event] = []
     for draft in drafts:
         seq += 1
-        raw, kind, payload = _canonical(graph, seq, draft)
-        if kind is EventKind.TOMBSTONED:
-            batch.flush()  # the tombstone marks earlier entries, this batch's included
-        _apply(conn, graph, kind, payload, draft.entity)
+        raw, kind, payload, at = _canonical(graph, seq, draft)
+        _fold(state, kind, payload, graph)
         prev, checksum = checksum, chain_checksum(raw, checksum)
-        at = parse_time(json.loads(raw)["at"], "at")
-        batch.add(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
-    batch.flush()
-    conn.execute(
-        "UPDATE heads SET seq = %s, checksum = %s WHERE graph = %s", (seq, checksum, graph)
+        events.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
+    events, marks = _marked(events)
+    params = {
+        "graph": graph,
+        "seq": seq,
+        "checksum": checksum,
+        "nodes": records_json(NODE_FIELDS, map(node_values, _changed(state.nodes, loaded[0]))),
+        "edges": records_json(EDGE_FIELDS, map(edge_values, _changed(state.edges, loaded[1]))),
+        "ledger": records_json(_LEDGER_FIELDS, map(_ledger_row, events)),
+        "marked": list(marks),
+        "mark_ats": [at for at, _ in marks.values()],
+        "mark_reasons": [reason for _, reason in marks.values()],
+    }
+    # With marks, the statement also updates ledger rows found by entity: planned each time.
+    conn.execute(_WRITES[bool(marks)], params, prepare=False if marks else None)
+    return events
+
+
+@dataclass
+class _Named:
+    """What a batch can touch, found in its drafts before the lock: every id-shaped text
+    in a payload (lower-cased, as ``check_id`` stores ids), where a supersession reach
+    starts, and the rules whose trust moves (as the text their links' metadata holds)."""
+
+    ids: set[str] = field(default_factory=set)
+    starts: set[str] = field(default_factory=set)
+    rules: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, drafts: Sequence[EventDraft]) -> _Named:
+        named = cls()
+        for draft in drafts:
+            if isinstance(draft.payload, dict):
+                named._add(str(draft.kind).strip().lower(), draft.payload)
+        return named
+
+    def _add(self, kind: str, payload: dict[str, Any]) -> None:
+        self.ids.update(_ids_in(payload))
+        if kind == EventKind.SUPERSEDED:
+            self.starts.update(_ids_in([payload.get("old"), payload.get("new")]))
+        edge = payload.get("edge")
+        if isinstance(edge, dict) and str(edge.get("type")).strip().lower() == EdgeType.SUPERSEDES:
+            self.starts.update(_ids_in([edge.get("target")]))
+        rule = payload.get("rule")
+        if kind == EventKind.RULE_TRUSTED and isinstance(rule, str):
+            needle = f'"rule":{canonical_json(rule)}'
+            try:  # a lone surrogate cannot travel (and the fold refuses the draft anyway)
+                needle.encode("utf-8")
+            except UnicodeEncodeError:
+                return
+            self.rules.add(needle)
+
+
+def _ids_in(value: object) -> Iterator[str]:
+    """Every text in ``value`` (nested lists and dict values) that could be an id."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) == ID_LENGTH and _ID_SHAPE(item):
+                yield item.lower()
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+
+
+def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
+    """Lock the head, then read what the batch touches: one round trip in pipeline mode."""
+    head = conn.execute(_LOCK_HEAD, (graph, GENESIS))
+    params = {
+        "graph": graph,
+        "ids": sorted(named.ids),
+        "starts": sorted(named.starts),
+        "rules": sorted(named.rules),
+    }
+    nodes = conn.execute(_NODES_BY_ID, params, prepare=False)  # see "Plans" above
+    edges_query = "".join(
+        (
+            _REPLACED if named.starts else "",
+            _EDGES_BY_ID,
+            _EDGES_REPLACED if named.starts else "",
+            _EDGES_OF_RULES if named.rules else "",
+        )
     )
-    return _marked(conn, graph, batch.events)
+    edges = conn.execute(edges_query, params, prepare=False)
+    row = head.fetchone()
+    if row is None:  # pragma: no cover - the upsert returns the row it made or locked
+        raise StoreError(f"graph {graph!r}: cannot lock its head row")
+    state = GraphState()
+    for node in map(node_from_row, nodes.fetchall()):
+        state.nodes[node.id] = node
+    for edge in map(edge_from_row, edges.fetchall()):
+        if edge.id not in state.edges:
+            state.edges[edge.id] = edge
+            state.out_edges[edge.source].append(edge.id)
+            state.in_edges[edge.target].append(edge.id)
+    return int(row[0]), str(row[1]), state
 
 
-def _marked(conn: Conn, graph: str, events: list[Event]) -> list[Event]:
-    """The batch's events with the invalidation marks a later tombstone of the batch set."""
-    if not any(e.kind is EventKind.TOMBSTONED for e in events):
-        return events
-    return events_page(conn, graph, events[0].seq - 1, None, len(events))
-
-
-def _canonical(graph: str, seq: int, draft: EventDraft) -> tuple[bytes, EventKind, dict[str, Any]]:
-    """The draft's canonical bytes, and its kind and payload as they read back from them
-    (the memory store does the same, so both refuse the same drafts the same way)."""
+def _canonical(
+    graph: str, seq: int, draft: EventDraft
+) -> tuple[bytes, EventKind, dict[str, Any], datetime]:
+    """The draft's canonical bytes, and its kind, payload and time as they read back from
+    them (the memory store does the same, so both refuse the same drafts the same way)."""
     kind = check_enum(EventKind, draft.kind, "kind")
     try:
         raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
@@ -207,147 +332,55 @@ def _canonical(graph: str, seq: int, draft: EventDraft) -> tuple[bytes, EventKin
         if isinstance(exc, DecisisError):
             raise
         raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
-    payload: dict[str, Any] = json.loads(raw)["payload"]
-    return raw, kind, payload
+    document = json.loads(raw)
+    return raw, kind, document["payload"], parse_time(document["at"], "at")
 
 
-def _apply(conn: Conn, graph: str, kind: EventKind, payload: dict[str, Any], entity: str) -> None:
-    check_payload(kind, payload)  # the fold's first check: every key the kind needs is there
-    if kind is EventKind.NODE_ADDED:
-        node = Node.from_dict(payload["node"])
-        values = [graph, *node_values(node), graph, node.id]
-        if conn.execute(_INSERT_NODE, values).rowcount == 0:
-            raise Conflict(f"id {node.id} is already used in this graph")
-    elif kind is EventKind.NODE_UPDATED:
-        node = _live_node(conn, graph, payload["id"])
-        changes = _changes(payload, NODE_MUTABLE_FIELDS, "node")
-        _write_node(conn, graph, node.evolve(**changes, updated_at=payload["updated_at"]))
-    elif kind is EventKind.EDGE_ADDED:
-        _add_edge(conn, graph, Edge.from_dict(payload["edge"]))
-    elif kind is EventKind.EDGE_UPDATED:
-        edge = _live_edge(conn, graph, payload["id"])
-        changes = _changes(payload, EDGE_MUTABLE_FIELDS, "edge")
-        _write_edge(conn, graph, edge.evolve(**changes, updated_at=payload["updated_at"]))
-    elif kind is EventKind.SUPERSEDED:
-        _supersede(conn, graph, payload)
-    elif kind is EventKind.TOMBSTONED:
-        _tombstone(conn, graph, payload, entity)
+def _fold(state: GraphState, kind: EventKind, payload: dict[str, Any], graph: str) -> None:
+    """``fold.apply``, naming the graph in ``NotFound`` as this store's reads do."""
+    try:
+        apply(state, kind, payload)
+    except NotFound as exc:
+        if exc.graph is not None:
+            raise
+        raise NotFound(exc.kind, exc.key, graph) from None
 
 
-def _write_node(conn: Conn, graph: str, node: Node) -> None:
-    conn.execute(_UPDATE_NODE, [*node_values(node)[1:], graph, node.id])
+def _changed(now: dict[str, R], before: dict[str, R]) -> list[R]:
+    """The records that are new or changed (records are immutable: a changed one is
+    another object)."""
+    return [record for key, record in now.items() if before.get(key) is not record]
 
 
-def _write_edge(conn: Conn, graph: str, edge: Edge) -> None:
-    conn.execute(_UPDATE_EDGE, [*edge_values(edge)[1:], graph, edge.id])
+def _marked(events: list[Event]) -> tuple[list[Event], dict[str, tuple[datetime, str | None]]]:
+    """The batch's events with the marks its tombstones set, and by entity the mark for
+    the earlier ledger rows. Each tombstone marks every earlier entry of its entity, so
+    an entry ends up marked by the last tombstone after it."""
+    last = {e.entity: i for i, e in enumerate(events) if e.kind is EventKind.TOMBSTONED}
+    if not last:
+        return events, {}
+    marks = {
+        entity: (parse_time(events[i].payload["at"], "at"), events[i].payload.get("reason"))
+        for entity, i in last.items()
+    }
+    marked = [
+        replace(e, invalidated_at=marks[e.entity][0], invalidated_reason=marks[e.entity][1])
+        if last.get(e.entity, -1) > position
+        else e
+        for position, e in enumerate(events)
+    ]
+    return marked, marks
 
 
-def _live_node(conn: Conn, graph: str, node_id: str, field: str = "id") -> Node:
-    row = conn.execute(_SELECT_NODE, (graph, node_id)).fetchone()
-    if row is None:
-        raise NotFound("node", node_id, graph)
-    node = node_from_row(row)
-    if node.tombstoned:
-        raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
-    return node
-
-
-def _live_edge(conn: Conn, graph: str, edge_id: str) -> Edge:
-    row = conn.execute(_SELECT_EDGE, (graph, edge_id)).fetchone()
-    if row is None:
-        raise NotFound("edge", edge_id, graph)
-    edge = edge_from_row(row)
-    if edge.tombstoned:
-        raise Conflict(f"edge {edge_id} is tombstoned and cannot change")
-    return edge
-
-
-def _endpoint(live: bool | None, graph: str, node_id: str, field: str) -> None:
-    """Raise as the fold does for an endpoint that is absent (``None``) or tombstoned."""
-    if live is None:
-        raise NotFound("node", node_id, graph)
-    if not live:
-        raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
-
-
-def _add_edge(conn: Conn, graph: str, edge: Edge) -> None:
-    params = {"graph": graph, "id": edge.id, "source": edge.source, "target": edge.target}
-    row = conn.execute(_EDGE_CHECKS, params).fetchone()
-    assert row is not None
-    used, source_live, target_live = row
-    if used:
-        raise Conflict(f"id {edge.id} is already used in this graph")
-    _endpoint(source_live, graph, edge.source, "source")
-    _endpoint(target_live, graph, edge.target, "target")
-    conn.execute(_INSERT_EDGE, [graph, *edge_values(edge)])
-
-
-def _changes(payload: dict[str, Any], allowed: frozenset[str], what: str) -> dict[str, Any]:
-    changes = payload.get("changes")
-    if not isinstance(changes, dict) or not changes:
-        raise InvalidInput("changes", f"a {what} update needs at least one change", sorted(allowed))
-    unknown = set(changes) - allowed
-    if unknown:
-        raise InvalidInput("changes", f"{what} fields {sorted(unknown)} cannot change", allowed)
-    return dict(changes)
-
-
-def _node_state(conn: Conn, graph: str, node_id: str) -> bool | None:
-    row = conn.execute(
-        "SELECT tombstoned_at IS NULL FROM nodes WHERE graph = %s AND id = %s", (graph, node_id)
-    ).fetchone()
-    return None if row is None else bool(row[0])
-
-
-def _check_supersede(conn: Conn, graph: str, old_id: str, new_id: str) -> None:
-    if old_id == new_id:
-        raise InvalidInput("new", "a node cannot supersede itself", "another node")
-    _endpoint(_node_state(conn, graph, old_id), graph, old_id, "old")
-    _endpoint(_node_state(conn, graph, new_id), graph, new_id, "new")
-    reach = {"graph": graph, "old": old_id, "new": new_id}
-    if conn.execute(_SUPERSEDES_REACH, reach).fetchone() is not None:
-        raise CycleError(
-            "new",
-            f"{old_id} already supersedes {new_id} (directly or through others); "
-            "superseding it back would make a cycle",
-            "a node that the old one does not already replace",
-        )
-    if conn.execute(_ALREADY_SUPERSEDES, (graph, new_id, old_id)).fetchone() is not None:
-        raise Conflict(f"{new_id} already supersedes {old_id}")
-
-
-def _supersede(conn: Conn, graph: str, payload: dict[str, Any]) -> None:
-    old_id, new_id = payload["old"], payload["new"]
-    _check_supersede(conn, graph, old_id, new_id)
-    edge = Edge.from_dict(payload["edge"])
-    if edge.type is not EdgeType.SUPERSEDES or (edge.source, edge.target) != (new_id, old_id):
-        raise InvalidInput("edge", "must be new -supersedes-> old", "a supersedes edge new -> old")
-    at = parse_time(payload["at"], "at")
-    old = _live_node(conn, graph, old_id, "old")
-    until = old.valid_until if old.valid_until is not None and old.valid_until < at else at
-    until = max(until, old.valid_from)
-    _add_edge(conn, graph, edge)
-    _write_node(
-        conn, graph, old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at)
-    )
-
-
-def _tombstone(conn: Conn, graph: str, payload: dict[str, Any], entity: str) -> None:
-    """Tombstone a record and mark the earlier ledger entries of the event's entity
-    invalidated (those fields are outside the checksum, so the chain stays whole)."""
-    target, record_id = payload["target"], payload["id"]
-    at = parse_time(payload["at"], "at")
-    reason = payload.get("reason")
-    if target == "node":
-        node = _live_node(conn, graph, record_id)
-        _write_node(conn, graph, node.evolve(tombstoned_at=at, tombstone_reason=reason))
-    elif target == "edge":
-        edge = _live_edge(conn, graph, record_id)
-        _write_edge(conn, graph, edge.evolve(tombstoned_at=at, tombstone_reason=reason))
-    else:
-        raise InvalidInput("target", f"unknown target {target!r}", ["edge", "node"])
-    conn.execute(
-        "UPDATE ledger SET invalidated_at = %s, invalidated_reason = %s "
-        "WHERE graph = %s AND entity = %s",
-        (at, reason, graph, entity),
+def _ledger_row(event: Event) -> tuple[Any, ...]:
+    return (
+        event.seq,
+        event.kind.value,
+        event.entity,
+        canonical_json(event.payload),
+        event.at,
+        event.prev_checksum,
+        event.checksum,
+        event.invalidated_at,
+        event.invalidated_reason,
     )

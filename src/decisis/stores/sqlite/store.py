@@ -12,19 +12,32 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import TYPE_CHECKING, Self, TypeVar
 
 from decisis.errors import InvalidInput, StoreError, UnsupportedStore
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
-from decisis.model.validation import check_enum
-from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.model.validation import check_confidence, check_enum
+from decisis.stores.base import (
+    DEFAULT_MAX_DEPTH,
+    Direction,
+    Reached,
+    SearchHit,
+    VectorHit,
+    VectorItems,
+    VectorLike,
+)
 from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
-from decisis.stores.sqlite import queries, walks, writes
+from decisis.stores.sqlite import queries, vectors, walks, writes
 from decisis.stores.sqlite.schema import migrate
+from decisis.stores.vectors import MatrixCache, check_batch, check_nearest, check_space
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["BUSY_TIMEOUT_MS", "SQLiteStore"]
 
@@ -76,6 +89,7 @@ class SQLiteStore:
         self.path = os.fspath(path)
         self.url = url or f"sqlite:///{self.path}"
         self._lock = threading.RLock()
+        self._matrices = MatrixCache()  # spaces stacked for nearest(); see ``vectors``
         self._conn = self._connect()
         try:
             migrate(self._conn, where=f"SQLite database {self.path}")
@@ -280,6 +294,15 @@ class SQLiteStore:
             ),
         )
 
+    def supersession_region(
+        self, graph: str, start: str, *, floor: float = 0.0, as_of: datetime | None = None
+    ) -> list[Edge]:
+        """Trusted supersession forward from ``start`` in one recursive query (see ``walks``)."""
+        check_aware(as_of, "as_of")
+        level = check_confidence(floor, "floor") or 0.0
+        with self._connection() as conn:
+            return walks.supersession_region(conn, graph, start, floor=level, as_of=as_of)
+
     def search(
         self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
     ) -> list[SearchHit]:
@@ -314,3 +337,53 @@ class SQLiteStore:
         with self._connection() as conn:
             rows = conn.execute("SELECT graph FROM heads ORDER BY graph").fetchall()
             return [str(row[0]) for row in rows]
+
+    # -- vectors (derived data beside the tables; see ``vectors``) --------------
+    def put_vectors(
+        self,
+        graph: str,
+        space: str,
+        items: VectorItems,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> int:
+        batch = check_batch(items, digests)
+        space = check_space(space)
+        return self._transaction("BEGIN IMMEDIATE", lambda c: vectors.put(c, graph, space, batch))
+
+    def get_vectors(
+        self,
+        graph: str,
+        space: str,
+        ids: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, NDArray[np.float32]]:
+        space = check_space(space)
+        return self._transaction("BEGIN", lambda c: vectors.get(c, graph, space, ids, digests))
+
+    def nearest(
+        self,
+        graph: str,
+        space: str,
+        query: VectorLike,
+        k: int = 10,
+        *,
+        ids: Sequence[str] | None = None,
+        as_of: datetime | None = None,
+    ) -> list[VectorHit]:
+        """Brute force with numpy over the space's blobs, kept stacked between queries."""
+        space = check_space(space)
+        check_nearest(k, as_of)
+        return self._transaction(
+            "BEGIN",
+            lambda c: vectors.nearest(c, self._matrices, graph, space, query, k, ids, as_of),
+        )
+
+    def delete_vectors(self, graph: str, space: str, ids: Sequence[str] | None = None) -> int:
+        space = check_space(space)
+        return self._transaction("BEGIN IMMEDIATE", lambda c: vectors.delete(c, graph, space, ids))
+
+    def vector_spaces(self, graph: str) -> dict[str, int]:
+        with self._connection() as conn:
+            return vectors.spaces(conn, graph)

@@ -24,11 +24,18 @@ from datetime import datetime
 from typing import Any
 
 from decisis.errors import NotFound
-from decisis.model import EdgeType, format_time
+from decisis.model import Edge, EdgeType, format_time
 from decisis.stores.base import Direction, Reached
-from decisis.stores.sqlite.rows import NODE_FIELDS, columns, node_from_row, valid_at
+from decisis.stores.sqlite.rows import (
+    EDGE_FIELDS,
+    NODE_FIELDS,
+    columns,
+    edge_from_row,
+    node_from_row,
+    valid_at,
+)
 
-__all__ = ["TEMP_TABLES", "path_between", "traverse"]
+__all__ = ["TEMP_TABLES", "path_between", "supersession_region", "traverse"]
 
 TEMP_TABLES = (
     # hop = "<parent id> <edge type>": a separator below every id character makes the
@@ -183,3 +190,54 @@ def path_between(
         return path
     finally:
         conn.execute("DELETE FROM temp.walk")
+
+
+def _followed(timed: bool) -> str:
+    """SQL true when edge ``e`` (``e.source`` replacing ``e.target``) may be followed: it
+    shows, its newer record shows, and its pair of records passes (see ``base.Store``)."""
+
+    def when(alias: str) -> str:
+        return f" AND {valid_at(alias)}" if timed else ""
+
+    return f"""e.tombstoned_at IS NULL{when("e")}
+        AND EXISTS (SELECT 1 FROM nodes n WHERE n.graph = :graph AND n.id = e.source
+                    AND n.tombstoned_at IS NULL{when("n")})
+        AND (SELECT MAX(p.state = 'rejected') = 0
+                    AND (MAX(p.state IN ('stated', 'confirmed')) = 1
+                         OR TOTAL(p.confidence) >= :floor)
+             FROM edges p
+             WHERE p.graph = :graph AND p.target = e.target AND p.type = 'supersedes'
+               AND p.source = e.source AND p.tombstoned_at IS NULL{when("p")})"""
+
+
+def _region_sql(timed: bool) -> str:
+    # CROSS JOIN fixes the loop order: from the region into the target index of edges.
+    follow = f"""FROM region r
+        CROSS JOIN edges e ON e.graph = :graph AND e.target = r.id AND e.type = 'supersedes'
+        WHERE {_followed(timed)}"""
+    return f"""
+        WITH RECURSIVE region(id) AS (
+            SELECT id FROM nodes WHERE graph = :graph AND id = :start AND tombstoned_at IS NULL
+            UNION
+            SELECT e.source {follow}
+        )
+        SELECT {columns("e", EDGE_FIELDS)} {follow}
+        ORDER BY e.id
+    """
+
+
+_REGION = {timed: _region_sql(timed) for timed in (False, True)}
+
+
+def supersession_region(
+    conn: sqlite3.Connection, graph: str, start: str, *, floor: float, as_of: datetime | None
+) -> list[Edge]:
+    """The supersedes edges followed forward from ``start``, ordered by id: one recursive
+    statement (``UNION`` keeps each record once, so cycles end)."""
+    params: dict[str, Any] = {"graph": graph, "start": start, "floor": floor}
+    if as_of is not None:
+        params["as_of"] = format_time(as_of)
+    rows = conn.execute(_REGION[as_of is not None], params).fetchall()
+    if not rows:
+        _Filter(graph, None, None).node_visible(conn, start, timed=False)  # NotFound if absent
+    return [edge_from_row(row) for row in rows]

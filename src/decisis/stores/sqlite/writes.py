@@ -79,6 +79,14 @@ _SUPERSEDES_REACH = """
     )
     SELECT 1 FROM replaced WHERE id = :new LIMIT 1
 """
+# ``rule.trusted`` (see ``decisis.stores.fold``): every unjudged link of the rule at once.
+_TRUST_RULE = """
+    UPDATE edges SET confidence = :confidence, updated_at = :at
+    WHERE graph = :graph AND type = 'supersedes' AND state = 'candidate'
+      AND tombstoned_at IS NULL
+      AND json_extract(metadata, '$.rule') = :rule AND json_type(metadata, '$.rule') = 'text'
+      AND (confidence IS NULL OR confidence <> :confidence)
+"""
 _ALREADY_SUPERSEDES = """
     SELECT 1 FROM edges
     WHERE graph = ? AND source = ? AND type = 'supersedes' AND target = ?
@@ -167,6 +175,8 @@ def _apply(
         _supersede(conn, graph, payload)
     elif kind is EventKind.TOMBSTONED:
         _tombstone(conn, graph, payload, entity)
+    elif kind is EventKind.RULE_TRUSTED:
+        _trust_rule(conn, graph, payload)
 
 
 def _write_node(conn: sqlite3.Connection, graph: str, node: Node) -> None:
@@ -262,6 +272,13 @@ def _supersede(conn: sqlite3.Connection, graph: str, payload: dict[str, Any]) ->
     _write_node(
         conn, graph, old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at)
     )
+
+
+def _trust_rule(conn: sqlite3.Connection, graph: str, payload: dict[str, Any]) -> None:
+    """A rule's new trust onto its unjudged links: one set-based statement."""
+    at = parse_time(payload["updated_at"], "updated_at")
+    params = {"graph": graph, "rule": payload["rule"], "confidence": payload["confidence"]}
+    conn.execute(_TRUST_RULE, params | {"at": format_time(at)})
 
 
 def _tombstone(conn: sqlite3.Connection, graph: str, payload: dict[str, Any], entity: str) -> None:
