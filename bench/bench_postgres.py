@@ -4,8 +4,10 @@ traversals.
 Record: ``Graph.record_decision(label, goal=…)`` (the goal's id resolved, then a
 decision and its ``leads_to`` edge: two ledger events in one transaction) on each
 store, beside a bare psycopg insert + commit of one row on the same server (one
-round trip and one commit: the floor of any durable PostgreSQL write), in
-``--calls`` interleaved rounds.
+round trip and one commit: the floor of any durable PostgreSQL write), ``--calls``
+calls of each per round: wall time, this process's CPU time, the server's CPU per
+call (read from /proc when the server runs on this host), and the round trips and
+statements of one PostgreSQL append counted in libpq's trace.
 
 Writes: 1, 4 and 16 writer processes, each appending ``--batches`` batches (one
 decision, its option and the ``chosen`` edge: three ledger events) as fast as
@@ -23,7 +25,7 @@ Traversals: descendants, ancestors and path_between from a node reaching about
 1,000 nodes on that graph; PostgreSQL and SQLite interleaved in the same rounds.
 
     .venv/bin/python bench/bench_postgres.py [--quick] [--calls N] [--batches N] [--edges N]
-        [--rounds N] [--only record|writes|traversals]
+        [--rounds N] [--only record|writes|traversals] [--delay-ms D]
 
 The server is ``DECISIS_TEST_POSTGRES_URL`` (default
 ``postgresql://postgres@127.0.0.1:5432/test``); the run works in a schema of
@@ -209,6 +211,16 @@ def bench_record(sqlite_dir: Path, rounds: int, per_round: int, delay: float) ->
         if server_before is None or server_after is None
         else ms((server_after - server_before) / n_pg)
     )
+    print(f"\nrecord_decision: {rounds} interleaved rounds x {per_round} calls of each\n")
+    _print_record(times, cpu, server)
+    print(
+        f"\none PostgreSQL append of a writes batch (3 events): {waits} round trips, "
+        f"{statements} statements (libpq trace)"
+    )
+
+
+def _print_record(times: dict[str, list[int]], cpu: dict[str, list[int]], server: str) -> None:
+    lite = stats(times["SQLite"])
     rows = []
     for name, label in (
         ("SQLite", "record_decision, SQLite (WAL)"),
@@ -216,11 +228,16 @@ def bench_record(sqlite_dir: Path, rounds: int, per_round: int, delay: float) ->
         ("bare PG", "bare psycopg INSERT + COMMIT, PostgreSQL"),
     ):
         wall, client = stats(times[name]), stats(cpu[name][-len(times[name]) :])
-        ratio = wall.median / stats(times["SQLite"]).median
-        backend = server if name == "PostgreSQL" else "-"
-        rows.append([label, ms(wall.median), ms(wall.p95), ms(client.median), backend])
-        rows[-1].append(f"{ratio:.2f}")
-    print(f"\nrecord_decision: {rounds} interleaved rounds x {per_round} calls of each\n")
+        rows.append(
+            [
+                label,
+                ms(wall.median),
+                ms(wall.p95),
+                ms(client.median),
+                server if name == "PostgreSQL" else "-",
+                f"{wall.median / lite.median:.2f}",
+            ]
+        )
     print_table(
         [
             "subject",
@@ -231,10 +248,6 @@ def bench_record(sqlite_dir: Path, rounds: int, per_round: int, delay: float) ->
             "median / SQLite",
         ],
         rows,
-    )
-    print(
-        f"\none PostgreSQL append of a writes batch (3 events): {waits} round trips, "
-        f"{statements} statements (libpq trace)"
     )
 
 

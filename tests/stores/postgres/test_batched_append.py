@@ -118,7 +118,11 @@ def test_a_rule_moves_its_stored_and_new_links_as_the_reference_does(
     pg_store: Store, rule: str
 ) -> None:
     a, b, c, d = (make_node(label) for label in "abcd")
-    judged = {"state": LinkState.CANDIDATE, "confidence": 0.5, "metadata": {"rule": rule}}
+    judged: dict[str, Any] = {
+        "state": LinkState.CANDIDATE,
+        "confidence": 0.5,
+        "metadata": {"rule": rule},
+    }
     stored = make_edge(b, a, EdgeType.SUPERSEDES, **judged)
     other = make_edge(c, a, EdgeType.SUPERSEDES, **(judged | {"metadata": {"rule": "other"}}))
     new = make_edge(d, c, EdgeType.SUPERSEDES, **judged)  # the batch names no stored link
@@ -179,7 +183,11 @@ class Batches:
             return node_added(made)
         if op in ("edge", "candidate") and node != other:
             kind = EdgeType.LEADS_TO if op == "edge" else EdgeType.SUPERSEDES
-            extra = {"state": LinkState.CANDIDATE, "confidence": 0.5, "metadata": {"rule": rule}}
+            extra: dict[str, Any] = {
+                "state": LinkState.CANDIDATE,
+                "confidence": 0.5,
+                "metadata": {"rule": rule},
+            }
             edge = make_edge(node, other, kind, when=when, **(extra if op == "candidate" else {}))
             self.edges.append(edge.id)
             return edge_added(edge)
@@ -193,7 +201,11 @@ class Batches:
         if op == "tombstone edge":
             return tombstoned(self._pick(self.edges, i), "edge", reason=f"r{k}")
         if op == "update edge":
-            changes = [{"state": "confirmed"}, {"confidence": 0.25}, {"metadata": {"rule": rule}}]
+            changes: list[dict[str, Any]] = [
+                {"state": "confirmed"},
+                {"confidence": 0.25},
+                {"metadata": {"rule": rule}},
+            ]
             return edge_updated(self._pick(self.edges, i), when, **changes[k % 3])
         if op == "trust":
             successes, failures = 1 + j % 4, 1 + k % 3
