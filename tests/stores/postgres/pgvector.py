@@ -41,6 +41,8 @@ def _stop(folder: str) -> None:
 
 def _start() -> str:
     """A throwaway server with pgvector for this test process, stopped at exit."""
+    if "failed" in _STARTED:  # tried once in this process: fail the same way, fast
+        pytest.fail(_STARTED["failed"])
     if "url" not in _STARTED:
         done = subprocess.run(
             ["bash", str(SCRIPT)],
@@ -52,10 +54,11 @@ def _start() -> str:
         )
         lines = done.stdout.strip().splitlines()
         if done.returncode != 0 or not lines:
-            pytest.fail(
+            _STARTED["failed"] = (
                 f"{PGVECTOR_ENV} is unset and {SCRIPT.name} could not start PostgreSQL with "
                 f"pgvector:\n{done.stderr[-3000:]}"
             )
+            pytest.fail(_STARTED["failed"])
         folder = re.search(r"\((/tmp/decisis-pgvector\.[^)]+)\)", done.stderr)
         if folder:
             atexit.register(_stop, folder.group(1))
