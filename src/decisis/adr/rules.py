@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -31,7 +30,7 @@ from typing import Protocol
 from decisis.adr.records import AdrRecord, AdrStatus, Link
 from decisis.errors import InvalidInput
 from decisis.model import LinkState
-from decisis.search.terms import TermIndex
+from decisis.search.terms import TermIndex, term_counts
 from decisis.search.text import terms
 
 __all__ = [
@@ -86,10 +85,14 @@ class RuleContext:
 
     records: Sequence[AdrRecord]
     by_key: dict[str, AdrRecord] = field(init=False)
+    by_folder: dict[str, list[AdrRecord]] = field(init=False)  # in ``records`` order
     index: TermIndex = field(init=False)
 
     def __post_init__(self) -> None:
         self.by_key = {r.key: r for r in self.records}
+        self.by_folder = {}
+        for r in self.records:
+            self.by_folder.setdefault(r.folder, []).append(r)
         self.index = TermIndex.build((r.key, record_fields(r)) for r in self.records)
 
     def later(self, a: AdrRecord, b: AdrRecord) -> bool:
@@ -241,8 +244,8 @@ def _closest(ctx: RuleContext, record: AdrRecord, later: bool) -> list[tuple[flo
     """Records of the same folder written after (or before) ``record``, most similar first."""
     index, own = ctx.index, ctx.index.slot(record.key)
     found = []
-    for other in ctx.records:
-        if other.folder != record.folder or other.key == record.key:
+    for other in ctx.by_folder[record.folder]:
+        if other.key == record.key:
             continue
         if ctx.later(record, other) != later:
             continue
@@ -281,12 +284,12 @@ SUBJECT_MIN_MENTIONS = 3  # ... and the old record's text names it this often
 def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The rare words of a record's title: what the record decided about (``concourse``)."""
     limit = max(2, int(SUBJECT_MAX_SHARE * ctx.index.size))
-    body = Counter(terms(record.body))
+    body = term_counts(record.body)
     return {
         t
         for t in terms(record.title)
         if 0 < len(ctx.index.postings.get(t, ())) <= limit
-        and body[t] >= SUBJECT_MIN_MENTIONS
+        and body.get(t, 0) >= SUBJECT_MIN_MENTIONS
         and not _DROP_WORDS.search(t)
     }
 
@@ -296,9 +299,7 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
     for record in ctx.records:
         own = set(terms(record.title))
         earlier = [
-            r
-            for r in ctx.records
-            if r.folder == record.folder and ctx.later(r, record) and all_subjects[r.key]
+            r for r in ctx.by_folder[record.folder] if ctx.later(r, record) and all_subjects[r.key]
         ]
         subjects = {r.key: all_subjects[r.key] - own for r in earlier}
         for sentence in _SENTENCE.split(record.body):
@@ -350,8 +351,10 @@ def _chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
     that one build on the reversal rather than make it."""
     for record in ctx.records:
         rejected = _turned_down(ctx, record) - set(terms(record.title))
+        if not rejected:
+            continue
         later = sorted(  # in a folder the numbers tell the order better than re-dated headers
-            (r for r in ctx.records if r.folder == record.folder and ctx.later(record, r)),
+            (r for r in ctx.by_folder[record.folder] if ctx.later(record, r)),
             key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
         )
         for name in sorted(rejected):
