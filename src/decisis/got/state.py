@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from decisis.errors import InvalidInput
 
@@ -92,15 +92,7 @@ class Call(NamedTuple):
 NO_CALLS: Mapping[str, Call] = MappingProxyType({})
 
 
-class Run(NamedTuple):
-    """Everything that changes during a run. A named tuple, not a dataclass, because
-    ``_replace`` runs on every transition and is several times faster.
-
-    ``pending`` is built once per operation and then only read; the replies and
-    streamed text of its calls sit in persistent vectors indexed by the call's
-    ``order``, so a reply costs O(log k) even when an operation makes k calls.
-    """
-
+class _RunFields(NamedTuple):
     phase: Phase = Phase.IDLE
     prompt: str = ""
     run_id: str = ""
@@ -117,6 +109,34 @@ class Run(NamedTuple):
     termination: Termination | None = None
     error: str | None = None
     result_id: int | None = None
+
+
+_FIELD_INDEX = {name: i for i, name in enumerate(_RunFields._fields)}
+
+
+class Run(_RunFields):
+    """Everything that changes during a run. A named tuple, not a dataclass, because
+    ``_replace`` runs several times per transition; its ``_replace`` copies the tuple
+    and sets only the named fields, where the generic one looks up every field (a
+    third of the cost). Type checkers see the generic one, with its field names.
+
+    ``pending`` is built once per operation and then only read; the replies and
+    streamed text of its calls sit in persistent vectors indexed by the call's
+    ``order``, so a reply costs O(log k) even when an operation makes k calls.
+    """
+
+    __slots__ = ()
+
+    if not TYPE_CHECKING:
+
+        def _replace(self, /, **changes):
+            values = list(self)
+            for name, value in changes.items():
+                index = _FIELD_INDEX.get(name)
+                if index is None:
+                    raise ValueError(f"Got unexpected field names: {sorted(changes)!r}")
+                values[index] = value
+            return tuple.__new__(Run, values)
 
     def waiting(self, call_id: str) -> Call | None:
         """The call ``call_id`` if it is pending and not yet answered."""
