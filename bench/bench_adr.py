@@ -5,16 +5,16 @@ corpus (132 records) or on a synthetic corpus of any size (``bench/synthetic_adr
     .venv/bin/python bench/bench_adr.py --synthetic 50000     # a generated corpus, SQLite
     .venv/bin/python bench/bench_adr.py --synthetic 50000 --keep /tmp/adr50k  # reuse it
 
-Each run reports, apart: ingest (``ingest`` of the folder into a fresh SQLite store); the
-view build (``view_of``: every record read back and indexed, once per ledger head); the
-first ``ask`` after ingest (the view plus what answering derives from it once: record
-vectors, folder words); the first ``ask`` after a change (a correction moves the ledger
-head, so the view is rebuilt; record vectors are kept); and the steady-state ``ask``, timed
-in interleaved rounds beside the baseline: the same questions answered by the store's
+Each run reports, apart, in wall-clock and process CPU time: ingest (``ingest`` of the
+folder into a fresh SQLite store); the view build (``view_of``: every record read back and
+indexed, once per ledger head); the first ``ask`` on that view (what answering derives from
+a view once: record vectors, folder words); a correction (it moves the ledger head), then
+the view rebuild and the first ``ask`` after it; and the steady-state ``ask``, timed in
+interleaved rounds beside the baseline: the same questions answered by the store's
 full-text search, top hit (system (a) of ``decisis eval``). ``--profile`` adds a cProfile
-of the steady-state asks. The synthetic corpus is written to a temporary folder (or to
-``--keep DIR``, where the store is kept too, so a rerun skips generation and ingest; each
-run adds its one correction to a kept store).
+of the steady-state asks. The synthetic corpus is written to a temporary folder, or to
+``--keep DIR`` (``DIR/corpus`` and ``DIR/store.db``), where it is kept with its store so
+that a rerun skips generation and ingest; each run adds its one correction to a kept store.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from bench_core_common import cpu_timed, interleave, machine_line, ms, print_table, stats
 from synthetic_adrs import Corpus, generate, questions, write_corpus
@@ -43,12 +44,19 @@ from decisis.evaluation.systems import FullTextTop
 from decisis.graph import Graph
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+T = TypeVar("T")
 
 
-def _seconds(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start
+def _timed(call: Callable[[], T]) -> tuple[T, str, str]:
+    """``call``'s result, and its wall-clock and process CPU seconds as table cells."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = call()
+    return result, f"{time.perf_counter() - wall:.2f}", f"{time.process_time() - cpu:.2f}"
+
+
+def _row(label: str, call: Callable[[], object]) -> list[object]:
+    _, wall, cpu = _timed(call)
+    return [label, wall, cpu]
 
 
 def _rotating(fn: Callable[[str], object], items: Sequence[str]) -> Callable[[], object]:
@@ -86,18 +94,14 @@ def _steady(graph: Graph, texts: Sequence[str], rounds: int, profile: bool) -> N
 
 def _once(graph: Graph, first: str, change: tuple[str, str | None] | None) -> list[list[object]]:
     """The one-time costs: view build, first ask after ingest, first ask after a change."""
-    rows: list[list[object]] = [
-        ["view build (view_of after ingest)", f"{_seconds(lambda: view_of(graph)):.2f}"],
-        [
-            "first ask on it (record vectors, folder words)",
-            f"{_seconds(lambda: ask(graph, first)):.2f}",
-        ],
+    rows = [
+        _row("view build (view_of after ingest)", lambda: view_of(graph)),
+        _row("first ask on it (record vectors, folder words)", lambda: ask(graph, first)),
     ]
     if change is not None:
         correct(graph, *change)
-        rows.append(["view rebuild after a correction", f"{_seconds(lambda: view_of(graph)):.2f}"])
-        after = _seconds(lambda: ask(graph, first))
-        rows.append(["first ask after the correction", f"{after:.2f}"])
+        rows.append(_row("view rebuild after a correction", lambda: view_of(graph)))
+        rows.append(_row("first ask after the correction", lambda: ask(graph, first)))
     return rows
 
 
@@ -106,10 +110,9 @@ def shared_corpus(rounds: int, profile: bool) -> None:
     texts = [q.question for q in load_questions(DATA / "questions-dev.jsonl")]
     print(machine_line())
     with tempfile.TemporaryDirectory() as tmp, decisis.open(f"sqlite:///{tmp}/b.db") as g:
-        took = _seconds(lambda: ingest(g, DATA / "adr-corpus"))
-        rows: list[list[object]] = [["ingest of 132 records", f"{took:.2f}"]]
+        rows = [_row("ingest of 132 records", lambda: ingest(g, DATA / "adr-corpus"))]
         rows += _once(g, texts[0], None)
-        print_table(["one-time step", "seconds"], rows)
+        print_table(["one-time step", "seconds", "CPU seconds"], rows)
         _steady(g, texts, rounds, profile)
 
 
@@ -135,28 +138,21 @@ def synthetic(args: argparse.Namespace, folder: Path) -> None:
     texts = [q.text for q in questions(corpus, args.questions)]
     teams = len({s.folder for s in corpus.specs})
     print(machine_line())
-    print(
-        f"synthetic corpus: {len(corpus.specs)} records in {teams} team folders, seed {args.seed}"
-    )
-    rows: list[list[object]] = [
-        ["generate the corpus" + (" (kept files)" if reused else ""), f"{took:.1f}"]
-    ]
+    print(f"synthetic corpus: {len(corpus.specs)} records in {teams} folders, seed {args.seed}")
+    kept = " (kept files)" if reused else ""
+    rows: list[list[object]] = [[f"generate the corpus{kept}", f"{took:.1f}", ""]]
     with decisis.open(f"sqlite:///{folder}/store.db") as g:
         if reused:
-            rows.append(["ingest", "kept store (--keep)"])
+            rows.append(["ingest", "kept store (--keep)", ""])
         else:
-            start = time.perf_counter()
-            report = ingest(g, folder / "corpus")
-            took = time.perf_counter() - start
-            rows.append(
-                [f"ingest ({len(report.added)} records, {report.links_added} links)", f"{took:.1f}"]
-            )
-            (folder / "bench-synthetic.json").write_text(
-                json.dumps({"records": args.synthetic, "seed": args.seed})
-            )
+            report, wall, cpu = _timed(lambda: ingest(g, folder / "corpus"))
+            added = f"ingest ({len(report.added)} records, {report.links_added} links)"
+            rows.append([added, wall, cpu])
+            marker = {"records": args.synthetic, "seed": args.seed}
+            (folder / "bench-synthetic.json").write_text(json.dumps(marker))
         change = next(((q.text, q.expected) for q in questions(corpus, 50, 3) if q.expected), None)
         rows += _once(g, texts[0], change)
-        print_table(["one-time step", "seconds"], rows)
+        print_table(["one-time step", "seconds", "CPU seconds"], rows)
         _steady(g, texts, args.rounds, args.profile)
 
 

@@ -12,12 +12,13 @@ imitates a large organisation's decision records:
   the message queue"); each team has its own internal code names. Body text draws from
   a ranked lexicon (about 400 common engineering words, then the topic words, then
   20,000 made-up words) with Zipf frequencies, so a few words are everywhere and most
-  are rare: 50,000 records use over 100,000 distinct terms, as a real corpus would.
-- **Replacements.** About a third of the records decide again a topic their team
-  decided before. Of those, some say so in both records (``Superseded by [0042](…)``
-  on the old record, "This replaces [ADR-0017](…)" in the new one), some only in the
-  new record's body ("We are migrating away from X, decided in ADR 17"), and the rest
-  only by deciding the same question again.
+  are rare: 50,000 records use about 21,000 distinct terms, most of them in few records.
+- **Replacements.** A record on a topic its team decided before decides it again two
+  times in three (58% of the records at 50,000). Of those, two in five say so in both
+  records (``Superseded by [0042](…)`` on the old record, "This replaces
+  [ADR-0017](…)" in the new one), three in ten only in the new record's body ("We are
+  migrating away from X, decided in ADR 17"), and the rest only by deciding the same
+  question again.
 
 ``questions`` gives questions about the corpus ("Which message queue does payments-api
 use?"), with the record that answers each, and a share of out-of-scope questions whose
@@ -43,7 +44,7 @@ def _split(text: str) -> tuple[str, ...]:
 
 
 _AVERAGE_TEAM = 125
-_REDECIDE = 0.33  # share of records that decide again a topic the team decided before
+_REDECIDE = 0.66  # chance that a record on a topic its team decided before replaces it
 _ZIPF = 1.1  # Zipf-Mandelbrot: weight 1 / (rank + shift) ** exponent
 _ZIPF_SHIFT = 20
 
@@ -311,7 +312,7 @@ def _team_specs(
     specs: list[Spec] = []
     for number in range(1, size + 1):
         topic = rng.choices(topics, cum_weights=topic_weights)[0]
-        old = latest.get(topic) if rng.random() < _REDECIDE * 2 else None
+        old = latest.get(topic) if rng.random() < _REDECIDE else None
         phrase, _ = _TOPICS[topic]
         tech = rng.choice([t for t in _TECH if old is None or t != old.tech])
         date += dt.timedelta(days=rng.randint(1, 20))
