@@ -96,6 +96,9 @@ def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
 
 
 def _should_abstain(points: StartPoints) -> str | None:
+    if not points.fused and points.excluded:
+        key, left_out = next(iter(points.excluded.items()))
+        return f"{key}, the closest record, says it does not cover {', '.join(left_out)}"
     if not points.fused:
         return "no record shares its words"
     if points.remembered is not None and points.remembered_answer is None:

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
 from decisis.search.fulltext import fulltext_rank
@@ -72,6 +73,8 @@ class StartPoints:
     vector_scores: dict[str, float] = field(default_factory=dict)
     term_scores: dict[str, float] = field(default_factory=dict)
     subject: dict[str, float] = field(default_factory=dict)  # key -> rarest words' share
+    # records passed over because they say they leave the question's subject out
+    excluded: dict[str, list[str]] = field(default_factory=dict)  # key -> the words
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -101,9 +104,11 @@ def folder_words(view: AdrView) -> dict[str, set[str]]:
     for folder, ws in names.items():
         keep = set()
         for word in ws:
+            if counts[word] != 1:  # another folder's name has it: no need to scan its uses
+                continue
             docs = [index.docs[slot] for slot, _ in index.postings.get(word, ())]
             here = sum(1 for d in docs if view.meta(d).get("folder") == folder)
-            if counts[word] == 1 and (not docs or here / len(docs) >= FOLDER_SHARE):
+            if not docs or here / len(docs) >= FOLDER_SHARE:
                 keep.add(word)
         out[folder] = keep
     view.cache["folder-words"] = out
@@ -171,6 +176,21 @@ def _blend(scored: list[Scored], vectors: Mapping[str, float]) -> list[str]:
     return sorted(blended, key=lambda k: (-blended[k], k))[:DEPTH]
 
 
+def _in_scope(
+    view: AdrView, question: str, fused: list[Fused]
+) -> tuple[list[Fused], dict[str, list[str]]]:
+    """``fused`` without the leading records that say they leave the question's subject
+    out ("does not cover the disaster recovery environments"), and what each left out."""
+    subject = {t for t, _ in view.index.subject_terms(question, SUBJECT_TERMS)}
+    excluded: dict[str, list[str]] = {}
+    if subject:
+        for hit in fused[:SUBJECT_CHECKED]:
+            left_out = sorted(subject & record_exclusions(view, hit.doc))
+            if left_out and "questions" not in hit.votes:
+                excluded[hit.doc] = left_out
+    return [f for f in fused if f.doc not in excluded], excluded
+
+
 def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     """Rank the records where ``question`` may start, by fused votes."""
     scored = _term_votes(view, question)
@@ -184,7 +204,8 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     remembered, closest = _question_votes(view, question)
     if remembered:
         rankings["questions"] = remembered
-    points = StartPoints(fuse(rankings, VOTER_WEIGHTS, limit=DEPTH))
+    fused, excluded = _in_scope(view, question, fuse(rankings, VOTER_WEIGHTS, limit=DEPTH))
+    points = StartPoints(fused, excluded=excluded)
     points.coverage = {s.doc: s.coverage for s in scored}
     points.term_scores = {s.doc: s.score for s in scored}
     points.vector_scores = vectors

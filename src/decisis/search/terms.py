@@ -391,6 +391,15 @@ class TermIndex:
         covered = {o for t, o in origin.items() if t in vector and o not in vector}
         return direct + sum(weights[o] for o in covered)
 
+    def subject_terms(self, text: str, top: int = 3) -> list[tuple[str, float]]:
+        """The query's ``top`` rarest words that the index knows, with their IDF: what the
+        question is about (``secrets``, ``merge``, not ``platform``)."""
+        weights, origin = self.expanded_weights(text)
+        return sorted(
+            ((t, w) for t, w in weights.items() if t not in origin and t in self.postings),
+            key=lambda tw: (-tw[1], tw[0]),
+        )[:top]
+
     def subject_coverage(self, text: str, doc_id: str, top: int = 3) -> float:
         """Share of the IDF of the query's ``top`` rarest words that the index knows (the
         question's subject: ``secrets``, ``merge``, not ``platform``) that ``doc_id`` has,
@@ -398,11 +407,8 @@ class TermIndex:
         slot = self.positions.get(doc_id)
         if slot is None:
             return 0.0
-        weights, origin = self.expanded_weights(text)
-        known = sorted(
-            ((t, w) for t, w in weights.items() if t not in origin and t in self.postings),
-            key=lambda tw: (-tw[1], tw[0]),
-        )[:top]
+        _, origin = self.expanded_weights(text)
+        known = self.subject_terms(text, top)
         total = sum(w for _, w in known)
         if not total:
             return 1.0
