@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+import decisis
 from decisis.adr import MAX_RECORD_BYTES, NotARecord, read_folder, read_record
+from decisis.adr.ingest import ingest
 from decisis.adr.keys import build_index, file_key, number_in_name
 from decisis.errors import InvalidInput
 
@@ -117,6 +119,19 @@ def test_read_folder_refuses_what_is_not_a_folder(tmp_path: Path) -> None:
     (tmp_path / "file.md").write_text(GOOD.format(n=1))
     with pytest.raises(InvalidInput, match="is not a folder"):
         read_folder(tmp_path / "file.md")
+
+
+@pytest.mark.parametrize("folders", [[["a", "b"]], [5], ["ok", None]])
+def test_ingest_refuses_what_is_not_a_path_and_writes_nothing(
+    tmp_path: Path, folders: list[object]
+) -> None:
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "001-x.md").write_text(GOOD.format(n=1))
+    with decisis.open("memory://") as graph:
+        named = [tmp_path / f if f == "ok" else f for f in folders]
+        with pytest.raises(InvalidInput, match="is not a path"):
+            ingest(graph, *named)  # type: ignore[arg-type]
+        assert graph.store.head(graph.name)[0] == 0
 
 
 BAD_FILES: list[tuple[str, bytes, str]] = [

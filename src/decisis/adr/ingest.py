@@ -22,7 +22,7 @@ from decisis.adr.reader import read_folder
 from decisis.adr.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.adr.rules import Proposal, propose_links
 from decisis.adr.trust import rule_trust
-from decisis.errors import Conflict
+from decisis.errors import Conflict, InvalidInput
 from decisis.graph import Graph
 from decisis.model import (
     Edge,
@@ -213,6 +213,13 @@ def ingest(graph: Graph, *folders: str | os.PathLike[str]) -> IngestReport:
 
     Files that cannot be read are reported in ``problems`` with their path and skipped.
     """
+    for folder in folders:
+        if not isinstance(folder, str | os.PathLike):
+            raise InvalidInput(
+                "folders",
+                f"{type(folder).__name__} {folder!r:.80} is not a path",
+                "each folder as its own argument, a str or path: ingest(graph, 'a', 'b')",
+            )
     records: list[AdrRecord] = []
     problems: list[ReadProblem] = []
     for folder in folders:
