@@ -195,3 +195,23 @@ def test_json_flag_may_follow_the_command(cli: Cli, story: dict[str, str]) -> No
     assert json.loads(result.stdout)[0]["goal"]["id"] == story["goal"]
     label = cli("--json", "add", "goal", "--", "--json")
     assert label.exit_code == 0 and '"label": "--json"' in label.stdout
+
+
+def test_log_prints_rule_entities_whole(cli: Cli, tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-use-jenkins.md").write_text(
+        "# 1. Use Jenkins for builds\n\nDate: 2019-01-01\n\n## Status\n\n"
+        "Superseded by [2](002-use-github-actions.md)\n\n## Decision\n\nWe run Jenkins.\n"
+    )
+    (team / "002-use-github-actions.md").write_text(
+        "# 2. Use GitHub Actions for builds\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nBuilds run on GitHub Actions.\n"
+    )
+    assert cli("ingest", str(team)).exit_code == 0
+    assert cli("correct", "Do we run builds on Jenkins?", "team:002").exit_code == 0
+    entities = [e["entity"] for e in cli.json("log", "--limit", "5")]
+    rules = [e for e in entities if e.startswith("rule:")]
+    assert rules, entities
+    printed = cli("log", "--limit", "5").stdout
+    assert all(rule in printed for rule in rules), printed

@@ -9,6 +9,7 @@ import typer
 
 from decisis.errors import InvalidInput
 from decisis.model import EdgeType, NodeStatus, NodeType
+from decisis.model.ids import is_id
 
 if TYPE_CHECKING:
     from decisis.graph import Graph
@@ -47,8 +48,8 @@ EdgeTypesOpt = Annotated[
 
 
 def short_ids(graph: Graph, ids: Iterable[str]) -> dict[str, str]:
-    """Each id's shortest unique prefix in ``graph``."""
-    return graph.short_ids(sorted(set(ids)))
+    """Each id's shortest unique prefix in ``graph`` (what is not an id is left out)."""
+    return graph.short_ids(sorted({i for i in ids if is_id(i)}))
 
 
 def parse_json_object(text: str | None, field: str) -> dict[str, Any] | None:

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from decisis.model.ids import is_id
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
@@ -64,7 +66,11 @@ def console(stderr: bool = False) -> Console:
 
 
 def _sid(short: Short, record_id: str) -> str:
-    return short.get(record_id, record_id[:8])
+    """An id's short form; anything else (``rule:names-replaced``) whole."""
+    found = short.get(record_id)
+    if found is not None:
+        return found
+    return record_id[:8] if is_id(record_id) else record_id
 
 
 def _when(moment: datetime | None) -> str:

@@ -10,7 +10,7 @@ import os
 import threading
 import time
 
-__all__ = ["ID_ALPHABET", "ID_LENGTH", "is_id_prefix", "new_id"]
+__all__ = ["ID_ALPHABET", "ID_LENGTH", "is_id", "is_id_prefix", "new_id"]
 
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 26
@@ -67,3 +67,8 @@ def new_id() -> str:
 def is_id_prefix(text: str) -> bool:
     """True when ``text`` could be the start of an id (used to check prefixes before a query)."""
     return 0 < len(text) <= ID_LENGTH and all(c in ID_ALPHABET for c in text.lower())
+
+
+def is_id(text: str) -> bool:
+    """True when ``text`` is a whole id (ledger entities also name rules: ``rule:<name>``)."""
+    return len(text) == ID_LENGTH and is_id_prefix(text)
