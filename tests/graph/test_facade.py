@@ -148,6 +148,30 @@ def test_link_to_missing_node_is_not_found(graph: decisis.Graph) -> None:
         graph.link(node.id, graph.add_goal("H").id, "supersedes")
 
 
+def test_writes_to_a_whole_id_that_is_missing_or_retired_are_refused(
+    graph: decisis.Graph,
+) -> None:
+    node = graph.add_goal("G")
+    retired = graph.add_goal("Old")
+    graph.tombstone(retired.id, "mistake")
+    edge = graph.link(node.id, graph.add_goal("H").id)
+    head = graph.store.head(graph.name)
+    for ref, error in (
+        ("0" * 26, decisis.NotFound),
+        (edge.id, decisis.NotFound),
+        (retired.id.upper(), decisis.Conflict),
+    ):
+        with pytest.raises(error):
+            graph.link(node.id, ref)
+        with pytest.raises(error):
+            graph.add_node("decision", "D", parent=ref)
+        with pytest.raises(error):
+            graph.record_decision("D", goal=ref, chosen=["A"])
+    assert graph.store.head(graph.name) == head
+    linked = graph.link(node.id.upper(), edge.target)
+    assert linked.source == node.id
+
+
 def test_search_finds_labels_and_rationale(graph: decisis.Graph) -> None:
     graph.record_decision("Use PostgreSQL for the ledger", rationale="teams share one server")
     graph.record_decision("Adopt Kubernetes", rationale="container orchestration")
