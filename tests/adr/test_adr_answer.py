@@ -104,3 +104,29 @@ def test_a_record_corrected_as_standing_rejects_candidates_replacing_it(corpus: 
         undo(g, question)
         states = {e.id: e.state for e in view_of(g).successors[key]}
         assert all(states[i] is LinkState.CANDIDATE for i in candidates.values())
+
+
+@pytest.mark.parametrize(
+    ("status", "says", "never"),
+    [
+        ("Superseded", "marked superseded with no later record", "Stands:"),
+        ("Deprecated", "marked deprecated with no later record", "Stands:"),
+        ("Rejected", "the proposal was turned down", "Latest on record"),
+        ("Accepted", "Stands: team:001", "turned down"),
+    ],
+)
+def test_the_answer_says_what_the_last_records_status_means(
+    tmp_path: Path, status: str, says: str, never: str
+) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-use-memcached.md").write_text(
+        f"# 1. Use Memcached for caching\n\nDate: 2020-03-01\n\n## Status\n\n{status}\n\n"
+        "## Decision\n\nWe cache rendered pages in a Memcached cluster.\n",
+        encoding="utf-8",
+    )
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, team)
+        answer = ask(g, "Do we cache rendered pages in Memcached?")
+    assert answer.answer == "team:001"
+    assert says in answer.text and never not in answer.text

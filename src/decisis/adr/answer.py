@@ -34,6 +34,7 @@ ABSTAIN_COSINE = 0.5
 # ``decisis.adr.start.SUBJECT_TERMS``), chosen the same way.
 ABSTAIN_SUBJECT = 0.15
 MAX_SUMMARY_CHARS = 300
+RETIRED = frozenset({"superseded", "deprecated"})  # statuses of a record nobody should follow
 
 
 @dataclass
@@ -79,7 +80,16 @@ def _describe(view: AdrView, key: str) -> str:
 def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
     key = result.standing
     summary = _sentence(str(view.meta(key).get("summary") or view.records[key].label))
-    parts = [f"Stands: {_describe(view, key)}. Decision: {summary}"]
+    status = view.meta(key).get("status")
+    if status in RETIRED:  # replaced, but by nothing on record: say so, don't say it stands
+        parts = [
+            f"Latest on record: {_describe(view, key)}, marked {status} with no later "
+            f"record saying what replaced it. Decision: {summary}"
+        ]
+    elif status == "rejected":
+        parts = [f"Stands: {_describe(view, key)}: the proposal was turned down. {summary}"]
+    else:
+        parts = [f"Stands: {_describe(view, key)}. Decision: {summary}"]
     if result.steps:
         older = ", ".join(
             f'{s.old} "{view.records[s.old].label}" ({view.meta(s.old).get("date") or "undated"})'
