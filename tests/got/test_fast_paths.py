@@ -70,6 +70,22 @@ def test_render_fills_templates_as_safe_substitute_does(
     assert user == ChatMessage("user", expected)
 
 
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("$thought", "(1, 2)"),
+        ("no placeholder, 100%", "no placeholder, 100%"),
+        ("$k $x", "(1, 2) $x"),
+    ],
+)
+def test_render_takes_a_lone_value_as_it_is(template: str, expected: str) -> None:
+    """A template with one placeholder is filled without ``itemgetter``, which would hand
+    ``%`` a tuple value bare; a missing one stays as written."""
+    prompts = DEFAULT_PROMPTS.replace(generate=template)
+    _, user = render(prompts, "generate", {"thought": (1, 2), "k": (1, 2)})
+    assert user == ChatMessage("user", expected)
+
+
 @given(st.lists(st.integers(), max_size=1200), st.lists(st.integers(min_value=0), max_size=40))
 @settings(max_examples=60, deadline=None)
 def test_take_is_indexing_each(items: list[int], picks: list[int]) -> None:

@@ -107,10 +107,7 @@ class ThoughtGraph:
             first = edge_id
             for source in sources:
                 new_edges.append(ThoughtEdge(edge_id, source, node_id, kind))
-                if source in outgoing:
-                    outgoing[source].append(edge_id)
-                else:
-                    outgoing[source] = [edge_id]
+                outgoing.setdefault(source, []).append(edge_id)
                 edge_id += 1
             incoming.append(tuple(range(first, edge_id)))
             node_id += 1

@@ -74,9 +74,12 @@ class Machine:
 
     @classmethod
     def _with(cls, config: Config, run: Run) -> Machine:
-        machine = cls.__new__(cls)
-        object.__setattr__(machine, "config", config)
-        object.__setattr__(machine, "_run", run)
+        """A machine from its parts; slot setters, as ``object.__setattr__`` costs twice as
+        much and this runs on every transition (see decisis.got._slots)."""
+        machine = object.__new__(cls)
+        set_config, set_run = _MACHINE_SLOTS
+        set_config(machine, config)
+        set_run(machine, run)
         return machine
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -254,6 +257,9 @@ class Machine:
             if isinstance(exc, InvalidInput):
                 raise
             raise InvalidInput("map", f"is not a saved machine: {exc!r}") from exc
+
+
+_MACHINE_SLOTS = (Machine.__dict__["config"].__set__, Machine.__dict__["_run"].__set__)
 
 
 def _run_from_map(data: dict[str, Any]) -> Run:

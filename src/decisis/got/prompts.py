@@ -7,9 +7,10 @@ contain JSON examples with braces and user text is never re-interpreted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
+from operator import itemgetter
 from string import Template
 from typing import Any
 
@@ -90,17 +91,30 @@ def render_thoughts(contents: Sequence[str]) -> str:
     return "\n".join(f"[{index}] {content}" for index, content in enumerate(contents))
 
 
-def render(
-    prompts: Prompts, kind: str, values: Mapping[str, object]
-) -> tuple[ChatMessage, ChatMessage]:
+Messages = tuple[ChatMessage, ChatMessage]
+
+
+def render(prompts: Prompts, kind: str, values: Mapping[str, object]) -> Messages:
     """The system and user messages for a call of ``kind`` with ``values`` filled in."""
+    return renderer(prompts, kind)(values)
+
+
+def renderer(prompts: Prompts, kind: str) -> Callable[[Mapping[str, object]], Messages]:
+    """``render`` for the calls of one operation: the template and the system message
+    are looked up once, not once per call."""
     template = _compile(getattr(prompts, kind))
-    if template.names <= values.keys():  # every placeholder has a value: one C call
-        text = template.by_name % values
-    else:
-        args = [str(values[name]) if name in values else raw for name, raw in template.fields]
-        text = template.by_position % tuple(args)
-    return _system_message(prompts.system), ChatMessage("user", text)
+    system = _system_message(prompts.system)
+    by_position, pick = template.by_position, template.pick
+
+    def fill(values: Mapping[str, object]) -> Messages:
+        try:  # every placeholder has a value (the usual case): two C calls
+            text = by_position % pick(values)
+        except KeyError:  # unknown placeholders stay as written
+            args = [str(values[name]) if name in values else raw for name, raw in template.fields]
+            text = by_position % tuple(args)
+        return system, ChatMessage("user", text)
+
+    return fill
 
 
 @lru_cache(maxsize=64)
@@ -111,14 +125,21 @@ def _system_message(text: str) -> ChatMessage:
 
 @dataclass(frozen=True, slots=True)
 class _Compiled:
-    """A template as ``%`` patterns: ``by_name`` with ``%(name)s`` for each placeholder
-    (used when ``values`` has them all), ``by_position`` with ``%s`` for each of
-    ``fields`` (name, text as written), to leave unknown ones as written."""
+    """A template as a ``%`` pattern, ``by_position``, with ``%s`` for each of ``fields``
+    (name, text as written); ``pick`` takes their values from a mapping, in that order,
+    raising ``KeyError`` when one is missing."""
 
-    by_name: str
     by_position: str
     fields: tuple[tuple[str, str], ...]
-    names: frozenset[str]
+    pick: Callable[[Mapping[str, object]], tuple[object, ...]]
+
+
+def _picker(names: Sequence[str]) -> Callable[[Mapping[str, object]], tuple[object, ...]]:
+    """The values of ``names`` as a tuple: one ``itemgetter`` call when there are two or
+    more (given one name it returns the value itself, which may be a tuple)."""
+    if len(names) > 1:
+        return itemgetter(*names)
+    return lambda values: tuple([values[name] for name in names])
 
 
 @lru_cache(maxsize=256)
@@ -141,8 +162,4 @@ def _compile(template: str) -> _Compiled:
         end = match.end()
     piece.append(template[end:])
     literals.append("".join(piece).replace("%", "%%"))
-    by_name = literals[0] + "".join(
-        f"%({name})s{literal}" for (name, _), literal in zip(fields, literals[1:], strict=True)
-    )
-    names = frozenset(name for name, _ in fields)
-    return _Compiled(by_name, "%s".join(literals), tuple(fields), names)
+    return _Compiled("%s".join(literals), tuple(fields), _picker([name for name, _ in fields]))

@@ -26,8 +26,9 @@ _MASK = _WIDTH - 1
 def _set_in(node: tuple[Any, ...], shift: int, index: int, value: Any) -> tuple[Any, ...]:
     """A copy of the path to existing slot ``index`` with ``value`` in place."""
     slot = (index >> shift) & _MASK
-    child = value if shift == 0 else _set_in(node[slot], shift - _BITS, index, value)
-    return (*node[:slot], child, *node[slot + 1 :])
+    copy = list(node)  # then one store: cheaper than splicing two slices around the child
+    copy[slot] = value if shift == 0 else _set_in(node[slot], shift - _BITS, index, value)
+    return tuple(copy)
 
 
 def _push_leaf(

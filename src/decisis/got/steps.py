@@ -19,7 +19,6 @@ from typing import Any
 from .graph import ThoughtGraph, rank_key
 from .messages import (
     CallModel,
-    ChatMessage,
     Complete,
     Directive,
     EmitPartial,
@@ -32,7 +31,7 @@ from .messages import (
     Termination,
 )
 from .operations import Aggregate, Connect, Generate, KeepBestN, Operation, Refine, Score
-from .prompts import render, render_thoughts
+from .prompts import render_thoughts, renderer
 from .pvector import PVector
 from .state import NO_CALLS, Call, Config, Run
 from .tasks import Task, get_task
@@ -138,7 +137,7 @@ def _limit(config: Config, run: Run, op: Operation, thoughts: list[Thought]) -> 
         new = 1
     else:
         return None
-    if len(run.graph) + new > config.max_nodes:
+    if len(run.graph.nodes) + new > config.max_nodes:
         return Termination.MAX_NODES
     if 1 + max([t.depth for t in thoughts]) > config.max_depth:
         return Termination.MAX_DEPTH
@@ -160,12 +159,11 @@ def _issue(config: Config, run: Run, purpose: str, requests: Sequence[Request]) 
     include the run's ``prompt``)."""
     pending: dict[str, Call] = {}
     directives: list[Directive] = []
-    prompts, prefix, made = config.prompts, run.run_id, run.calls_made
+    fill, prefix, made = renderer(config.prompts, purpose), run.run_id, run.calls_made
     for order, (sources, values) in enumerate(requests):
         call_id = f"{prefix}/{made + order}"
-        pending[call_id] = Call(purpose, sources, order)
-        messages: tuple[ChatMessage, ...] = render(prompts, purpose, values)
-        directives.append(CallModel(call_id, messages, purpose))
+        pending[call_id] = tuple.__new__(Call, (purpose, sources, order))  # Call(), less a frame
+        directives.append(CallModel(call_id, fill(values), purpose))
     count = len(requests)
     waiting = run._replace(
         phase=_PHASE[purpose],
@@ -271,32 +269,32 @@ def advance(config: Config, task: Task, run: Run) -> Step:
 
 
 # -- committing replies ---------------------------------------------------------------
-def _commit(task: Task, run: Run, replies: PVector[str | None], usage: Usage) -> Run:
-    """Fold the finished operation's ``replies`` into the graph, in call order, and leave
-    no call in flight (one ``_replace``: this runs at the end of every operation)."""
+def _commit(task: Task, run: Run, texts: list[str | None], usage: Usage) -> Run:
+    """Fold the finished operation's reply ``texts`` (by call order) into the graph, in
+    call order, and leave no call in flight (one ``_replace``: this runs at the end of
+    every operation)."""
     graph: ThoughtGraph = run.graph
     derived: list[tuple[str, int, dict[str, Any], Sequence[int], EdgeKind]] = []
     depths: dict[tuple[int, ...], int] = {}  # calls of one operation often share sources
-    texts = list(replies)
-    for call in run.pending.values():  # built in call order
-        text = texts[call.order]
+    for purpose, sources, order in run.pending.values():  # built in call order
+        text = texts[order]
         assert text is not None
-        sources = call.sources
-        if call.purpose == "score":
+        if purpose == "score":
             graph = graph.set_score(sources[0], parse_score(text))
-        elif call.purpose == "connect":
+        elif purpose == "connect":
             graph = _connect(graph, sources, parse_pairs(text, len(sources)))
         else:
             depth = depths.get(sources)
             if depth is None:
                 nodes = graph.nodes
                 depth = depths[sources] = 1 + max([nodes[s].depth for s in sources])
-            kind = _KIND.get(call.purpose, EdgeKind.AGGREGATES)
-            derived.append((task.parse(text), depth, {"op": call.purpose}, sources, kind))
+            kind = _KIND.get(purpose, EdgeKind.AGGREGATES)
+            derived.append((task.parse(text), depth, {"op": purpose}, sources, kind))
     frontier = run.frontier
     if derived:
-        graph, thoughts = graph.add_derived(derived)
-        frontier = tuple([t.id for t in thoughts])
+        first = len(graph.nodes)  # the new thoughts' ids follow on
+        graph, _ = graph.add_derived(derived)
+        frontier = tuple(range(first, first + len(derived)))
     return run._replace(
         graph=graph,
         frontier=frontier,
@@ -354,11 +352,13 @@ def on_result(config: Config, run: Run, message: LLMResult) -> Step:
     except ValueError as exc:
         reason = f"malformed {call.purpose} reply to {message.call_id}: {exc}"
         return fail(run._replace(usage=usage), reason)
-    replies = run.replies.set(call.order, text)
     answered = run.answered + 1
     if answered < len(run.pending):
+        replies = run.replies.set(call.order, text)
         return run._replace(usage=usage, replies=replies, answered=answered), []
-    return advance(config, task, _commit(task, run, replies, usage))
+    texts = list(run.replies)  # the last reply: a list, as the vector would be dropped at once
+    texts[call.order] = text
+    return advance(config, task, _commit(task, run, texts, usage))
 
 
 def on_partial(run: Run, message: LLMPartial) -> Step:
