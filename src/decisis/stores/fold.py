@@ -33,16 +33,19 @@ Rules (each refusal raises and leaves the state unchanged):
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
+from decisis.errors import Conflict, CycleError, DecisisError, InvalidInput, NotFound
+from decisis.ledger import canonical_bytes
 from decisis.model import (
     EDGE_MUTABLE_FIELDS,
     NODE_MUTABLE_FIELDS,
     Edge,
     EdgeType,
+    EventDraft,
     EventKind,
     LinkState,
     Node,
@@ -52,7 +55,23 @@ from decisis.model import (
 from decisis.model.events import check_payload
 from decisis.model.validation import check_enum
 
-__all__ = ["GraphState", "apply"]
+__all__ = ["GraphState", "apply", "canonical_draft", "checked_changes"]
+
+
+def canonical_draft(
+    graph: str, seq: int, draft: EventDraft
+) -> tuple[bytes, EventKind, dict[str, Any]]:
+    """The draft's canonical bytes, and its kind and payload as they read back from them:
+    every store folds what the ledger will hold, so all refuse the same drafts alike."""
+    kind = check_enum(EventKind, draft.kind, "kind")
+    try:
+        raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, DecisisError):
+            raise
+        raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
+    payload: dict[str, Any] = json.loads(raw)["payload"]
+    return raw, kind, payload
 
 
 @dataclass
@@ -109,7 +128,9 @@ def _add_edge(state: GraphState, edge: Edge) -> None:
     state.in_edges[edge.target].append(edge.id)
 
 
-def _changes(payload: dict[str, Any], allowed: frozenset[str], what: str) -> dict[str, Any]:
+def checked_changes(payload: dict[str, Any], allowed: frozenset[str], what: str) -> dict[str, Any]:
+    """The update's ``changes``, refused when empty or naming a field that cannot change
+    (the SQL backends check with this too, so all refuse alike)."""
     changes = payload.get("changes")
     if not isinstance(changes, dict) or not changes:
         raise InvalidInput("changes", f"a {what} update needs at least one change", sorted(allowed))
@@ -148,13 +169,13 @@ def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> 
         state.nodes[node.id] = node
     elif kind is EventKind.NODE_UPDATED:
         node = state.live_node(payload["id"])
-        changes = _changes(payload, NODE_MUTABLE_FIELDS, "node")
+        changes = checked_changes(payload, NODE_MUTABLE_FIELDS, "node")
         state.nodes[node.id] = node.evolve(**changes, updated_at=payload["updated_at"])
     elif kind is EventKind.EDGE_ADDED:
         _add_edge(state, Edge.from_dict(payload["edge"]))
     elif kind is EventKind.EDGE_UPDATED:
         edge = state.live_edge(payload["id"])
-        changes = _changes(payload, EDGE_MUTABLE_FIELDS, "edge")
+        changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")
         state.edges[edge.id] = edge.evolve(**changes, updated_at=payload["updated_at"])
     elif kind is EventKind.SUPERSEDED:
         _apply_supersede(state, payload)

@@ -12,7 +12,6 @@ it, and a refused draft puts those values back (cost proportional to the batch).
 from __future__ import annotations
 
 import bisect
-import json
 import re
 import threading
 from collections import deque
@@ -31,7 +30,7 @@ from decisis.errors import (
     StoreError,
     UnsupportedStore,
 )
-from decisis.ledger import GENESIS, canonical_bytes, chain_checksum, check_chain
+from decisis.ledger import GENESIS, chain_checksum, check_chain
 from decisis.model import (
     Edge,
     EdgeType,
@@ -49,7 +48,7 @@ from decisis.model.ids import is_id_prefix
 from decisis.model.validation import check_confidence, check_enum
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
 from decisis.stores.checks import check_aware, check_non_negative
-from decisis.stores.fold import GraphState, apply
+from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.memory_vectors import MemoryVectors, VectorMethods
 
 __all__ = ["MemoryStore"]
@@ -137,19 +136,6 @@ class _Graph:
     by_entity: dict[str, list[int]] = field(default_factory=dict)  # entity -> ledger positions
 
 
-def _canonical(graph: str, seq: int, draft: EventDraft) -> tuple[bytes, EventKind, dict[str, Any]]:
-    """The draft's canonical bytes, and its kind and payload as they read back from them."""
-    kind = check_enum(EventKind, draft.kind, "kind")
-    try:
-        raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, DecisisError):
-            raise
-        raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
-    payload: dict[str, Any] = json.loads(raw)["payload"]
-    return raw, kind, payload
-
-
 class MemoryStore(VectorMethods):
     """A ``Store`` held in memory; many named graphs, one lock, nothing persisted."""
 
@@ -206,7 +192,7 @@ class MemoryStore(VectorMethods):
         new: list[Event] = []
         for draft in drafts:
             seq += 1
-            raw, kind, payload = _canonical(graph, seq, draft)
+            raw, kind, payload = canonical_draft(graph, seq, draft)
             apply(data.state, kind, payload)
             checksum = chain_checksum(raw, prev)
             at = parse_time(format_time(draft.at))  # as storage gives it back: UTC

@@ -16,6 +16,7 @@ import duckdb
 from decisis.errors import AmbiguousId, NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
 from decisis.model.ids import is_id_prefix
+from decisis.stores import prefixes
 from decisis.stores.base import Direction, SearchHit
 from decisis.stores.duckdb_store.rows import (
     EDGE_COLUMNS,
@@ -39,6 +40,7 @@ __all__ = [
     "events_page",
     "get_edge",
     "get_node",
+    "graphs",
     "nodes",
     "resolve_prefix",
     "search",
@@ -104,26 +106,16 @@ _NEIGHBOURS = """
 """
 
 
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def short_ids(conn: Conn, graph: str, ids: Sequence[str], min_length: int) -> dict[str, str]:
-    """Shortest unique prefixes: only an id's neighbours in sort order can share the most
-    characters with it, so its four neighbours decide its length."""
-    out: dict[str, str] = {}
-    for record_id in ids:
-        key = record_id.lower()
-        neighbours = conn.execute(_NEIGHBOURS, {"graph": graph, "id": key}).fetchone() or ()
-        shared = max((_common_prefix(key, n) for n in neighbours if n is not None), default=0)
-        length = min(max(min_length, shared + 1), len(record_id))
-        out[record_id] = record_id[:length]
-    return out
+    """Shortest unique prefixes, each decided by one probe of the id's four neighbours."""
+
+    def neighbours(key: str) -> Sequence[str | None]:
+        row: Sequence[str | None] | None = conn.execute(
+            _NEIGHBOURS, {"graph": graph, "id": key}
+        ).fetchone()
+        return row or ()
+
+    return prefixes.short_ids(ids, min_length, neighbours)
 
 
 def _values(values: Sequence[Any]) -> list[str]:
@@ -258,3 +250,9 @@ def events_page(
         params["until"] = format_time(until)
     rows = conn.execute(sql + " ORDER BY seq LIMIT $size", params).fetchall()
     return [event_from_row(row) for row in rows]
+
+
+def graphs(conn: Conn) -> list[str]:
+    """The graphs with a ledger, by name."""
+    rows = conn.execute("SELECT graph FROM heads ORDER BY graph").fetchall()
+    return [str(row[0]) for row in rows]

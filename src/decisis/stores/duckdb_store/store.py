@@ -10,31 +10,21 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
-from functools import partial
-from types import TracebackType
 from typing import TYPE_CHECKING, Self, TypeVar
 
 import duckdb
 
-from decisis.errors import DecisisError, InvalidInput, StoreError, UnsupportedStore
-from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
-from decisis.model.validation import check_confidence, check_enum
-from decisis.stores.base import (
-    DEFAULT_MAX_DEPTH,
-    Direction,
-    Reached,
-    SearchHit,
-    VectorHit,
-    VectorItems,
-    VectorLike,
-)
-from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
+from decisis.errors import DecisisError, StoreError, UnsupportedStore
+from decisis.model import Event, EventDraft
+from decisis.stores.base import VectorHit, VectorLike
 from decisis.stores.duckdb_store import queries, vectors, walks, writes
 from decisis.stores.duckdb_store.schema import migrate
-from decisis.stores.vectors import check_batch, check_nearest, check_space
+from decisis.stores.sql_front import SqlFront, in_transaction
+from decisis.stores.sql_vector_front import Ids
+from decisis.stores.vectors import VectorBatch
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,7 +38,6 @@ T = TypeVar("T")
 # The store's statements are point lookups and small walks, where DuckDB's per-pipeline
 # scheduling across threads costs more than it saves (a traversal runs 3x faster on one).
 THREADS = 1
-_EVENTS_PAGE = 500
 _MEMORY = ":memory:"
 
 
@@ -75,8 +64,12 @@ def _connect(path: str) -> Conn:
         raise StoreError(f"cannot open DuckDB database {path}: {exc}") from exc
 
 
-class DuckDBStore:
+class DuckDBStore(SqlFront[Conn]):
     """A ``Store`` in one DuckDB file (or in memory); opening migrates, never wipes."""
+
+    _queries = queries
+    _walks = walks
+    _writes = writes
 
     def __init__(self, path: str | os.PathLike[str], *, url: str | None = None) -> None:
         self.path = os.fspath(path)
@@ -100,17 +93,6 @@ class DuckDBStore:
     def __repr__(self) -> str:
         return f"DuckDBStore({self.url!r})"
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -129,237 +111,35 @@ class DuckDBStore:
     def _transaction(self, work: Callable[[Conn], T]) -> T:
         """Run ``work`` in one transaction: committed whole, or rolled back on any error."""
         with self._connection() as conn:
-            conn.execute("BEGIN TRANSACTION")
-            try:
-                result = work(conn)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-            return result
+            return in_transaction(conn, "BEGIN TRANSACTION", work)
 
     def _read(self, work: Callable[[Conn], T]) -> T:
         """Run a one-statement read (each statement sees one snapshot)."""
         with self._connection() as conn:
             return work(conn)
 
-    # -- writes ---------------------------------------------------------------
-    def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-        """Check, apply and append ``drafts`` in one transaction."""
-        drafts = list(drafts)
-        if not drafts:
-            return []
+    def _snapshot(self, work: Callable[[Conn], T]) -> T:
+        return self._transaction(work)
+
+    def _append(self, graph: str, drafts: list[EventDraft]) -> list[Event]:
         return self._transaction(lambda c: writes.append(c, graph, drafts))
 
-    # -- records --------------------------------------------------------------
-    def get_node(self, graph: str, node_id: str) -> Node:
-        return self._read(lambda c: queries.get_node(c, graph, node_id))
-
-    def get_edge(self, graph: str, edge_id: str) -> Edge:
-        return self._read(lambda c: queries.get_edge(c, graph, edge_id))
-
-    def resolve_prefix(self, graph: str, prefix: str) -> str:
-        return self._read(lambda c: queries.resolve_prefix(c, graph, prefix))
-
-    def short_ids(self, graph: str, ids: Sequence[str], min_length: int = 8) -> dict[str, str]:
-        return self._transaction(lambda c: queries.short_ids(c, graph, ids, min_length))
-
-    def nodes(
-        self,
-        graph: str,
-        *,
-        types: Sequence[NodeType] | None = None,
-        statuses: Sequence[NodeStatus] | None = None,
-        newest_first: bool = False,
-        limit: int | None = None,
-        as_of: datetime | None = None,
-        include_tombstoned: bool = False,
-    ) -> list[Node]:
-        check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit")
-        checked_types = None if types is None else [check_enum(NodeType, t, "type") for t in types]
-        checked_statuses = (
-            None if statuses is None else [check_enum(NodeStatus, s, "status") for s in statuses]
-        )
-        return self._read(
-            lambda c: queries.nodes(
-                c,
-                graph,
-                types=checked_types,
-                statuses=checked_statuses,
-                newest_first=newest_first,
-                limit=limit,
-                as_of=as_of,
-                include_tombstoned=include_tombstoned,
-            )
-        )
-
-    def edges(
-        self,
-        graph: str,
-        *,
-        node: str | None = None,
-        direction: Direction | None = None,
-        types: Sequence[EdgeType] | None = None,
-        as_of: datetime | None = None,
-        include_tombstoned: bool = False,
-    ) -> list[Edge]:
-        check_aware(as_of, "as_of")
-        check_direction(direction, optional=True)
-        if direction is not None and node is None:
-            raise InvalidInput("direction", "needs a node to be relative to", "a node id")
-        checked = check_edge_types(types)
-        return self._read(
-            lambda c: queries.edges(
-                c,
-                graph,
-                node=node,
-                direction=direction,
-                types=checked,
-                as_of=as_of,
-                include_tombstoned=include_tombstoned,
-            )
-        )
-
-    # -- traversals ------------------------------------------------------------
-    def traverse(
-        self,
-        graph: str,
-        start: str,
-        *,
-        direction: Direction,
-        edge_types: Sequence[EdgeType] | None = None,
-        max_depth: int = DEFAULT_MAX_DEPTH,
-        as_of: datetime | None = None,
-    ) -> list[Reached]:
-        """Breadth first inside DuckDB (see ``walks``), in one transaction."""
-        check_direction(direction)
-        check_aware(as_of, "as_of")
-        check_non_negative(max_depth, "max_depth")
-        types = check_edge_types(edge_types)
-        return self._transaction(
-            lambda c: walks.traverse(
-                c,
-                graph,
-                start,
-                direction=direction,
-                edge_types=types,
-                max_depth=max_depth,
-                as_of=as_of,
-            )
-        )
-
-    def path_between(
-        self,
-        graph: str,
-        source: str,
-        target: str,
-        *,
-        edge_types: Sequence[EdgeType] | None = None,
-        max_depth: int = DEFAULT_MAX_DEPTH,
-        as_of: datetime | None = None,
-    ) -> list[str]:
-        check_aware(as_of, "as_of")
-        check_non_negative(max_depth, "max_depth")
-        types = check_edge_types(edge_types)
-        return self._transaction(
-            lambda c: walks.path_between(
-                c, graph, source, target, edge_types=types, max_depth=max_depth, as_of=as_of
-            )
-        )
-
-    def supersession_region(
-        self, graph: str, start: str, *, floor: float = 0.0, as_of: datetime | None = None
-    ) -> list[Edge]:
-        """Trusted supersession forward from ``start`` in one recursive query (see ``walks``)."""
-        check_aware(as_of, "as_of")
-        level = check_confidence(floor, "floor") or 0.0
-        return self._read(
-            lambda c: walks.supersession_region(c, graph, start, floor=level, as_of=as_of)
-        )
-
-    def search(
-        self, graph: str, query: str, *, limit: int = 10, as_of: datetime | None = None
-    ) -> list[SearchHit]:
-        """BM25 over the store's own word index; words are bound, never pasted as SQL."""
-        check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit")
-        return self._read(lambda c: queries.search(c, graph, query, limit=limit, as_of=as_of))
-
-    # -- ledger -----------------------------------------------------------------
-    def events(
-        self, graph: str, *, after_seq: int = 0, until: datetime | None = None
-    ) -> Iterator[Event]:
-        """Ledger rows in ``seq`` order, read from the table page by page as they are used."""
-        check_aware(until, "until")
-        return self._event_pages(graph, after_seq, until)
-
-    def _event_pages(self, graph: str, after_seq: int, until: datetime | None) -> Iterator[Event]:
-        while True:
-            read = partial(
-                queries.events_page,
-                graph=graph,
-                after_seq=after_seq,
-                until=until,
-                size=_EVENTS_PAGE,
-            )
-            page = self._read(read)
-            yield from page
-            if len(page) < _EVENTS_PAGE:
-                return
-            after_seq = page[-1].seq
-
-    def head(self, graph: str) -> tuple[int, str]:
-        return self._read(lambda c: writes.read_head(c, graph))
-
-    def graphs(self) -> list[str]:
-        def read(conn: Conn) -> list[str]:
-            rows = conn.execute("SELECT graph FROM heads ORDER BY graph").fetchall()
-            return [str(row[0]) for row in rows]
-
-        return self._read(read)
-
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
-    def put_vectors(
-        self,
-        graph: str,
-        space: str,
-        items: VectorItems,
-        *,
-        digests: Mapping[str, str] | None = None,
-    ) -> int:
-        batch = check_batch(items, digests)
-        space = check_space(space)
+    def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:
         return self._transaction(lambda c: vectors.put(c, graph, space, batch))
 
-    def get_vectors(
-        self,
-        graph: str,
-        space: str,
-        ids: Sequence[str] | None = None,
-        *,
-        digests: Mapping[str, str] | None = None,
+    def _get_vectors(
+        self, graph: str, space: str, ids: Ids, digests: Mapping[str, str] | None
     ) -> dict[str, NDArray[np.float32]]:
-        space = check_space(space)
         return self._read(lambda c: vectors.get(c, graph, space, ids, digests))
 
-    def nearest(
-        self,
-        graph: str,
-        space: str,
-        query: VectorLike,
-        k: int = 10,
-        *,
-        ids: Sequence[str] | None = None,
-        as_of: datetime | None = None,
+    def _nearest(
+        self, graph: str, space: str, query: VectorLike, k: int, ids: Ids, as_of: datetime | None
     ) -> list[VectorHit]:
         """One statement ranking by DuckDB's ``list_cosine_similarity``."""
-        space = check_space(space)
-        check_nearest(k, as_of)
         return self._transaction(lambda c: vectors.nearest(c, graph, space, query, k, ids, as_of))
 
-    def delete_vectors(self, graph: str, space: str, ids: Sequence[str] | None = None) -> int:
-        space = check_space(space)
+    def _delete_vectors(self, graph: str, space: str, ids: Ids) -> int:
         return self._transaction(lambda c: vectors.delete(c, graph, space, ids))
 
     def vector_spaces(self, graph: str) -> dict[str, int]:

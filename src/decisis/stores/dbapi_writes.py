@@ -1,0 +1,268 @@
+"""The fold's rules checked against SQL tables, shared by the SQLite and DuckDB backends.
+
+Both reach their tables through a DB-API connection with ``?`` parameters and the row
+shape of ``decisis.stores.sqlite.rows``, so they apply an event the same way: records
+are built with the model (``Node.from_dict``, ``evolve``), which validates them, and the
+checks that need the stored state are made here, raising the same errors, in the same
+order, as ``decisis.stores.fold``. What differs comes in a ``Dialect``: the statements
+each writes in its own SQL, and what it keeps beside the node rows (DuckDB's search
+index). Each backend keeps its own ``append``: how it chains the ledger and moves the
+head. The caller holds the transaction and rolls it back on any error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
+from decisis.ledger import GENESIS
+from decisis.model import (
+    EDGE_MUTABLE_FIELDS,
+    NODE_MUTABLE_FIELDS,
+    Edge,
+    EdgeType,
+    EventKind,
+    Node,
+    NodeStatus,
+    format_time,
+    parse_time,
+)
+from decisis.model.events import check_payload
+from decisis.stores.fold import checked_changes
+from decisis.stores.sqlite.rows import (
+    EDGE_FIELDS,
+    NODE_FIELDS,
+    columns,
+    edge_from_row,
+    edge_values,
+    node_from_row,
+    node_values,
+)
+
+__all__ = ["Connection", "Dialect", "apply", "read_head"]
+
+_INSERT_NODE = (
+    f"INSERT INTO nodes (graph, {', '.join(NODE_FIELDS)}) VALUES (?{', ?' * len(NODE_FIELDS)})"
+)
+_INSERT_EDGE = (
+    f"INSERT INTO edges (graph, {', '.join(EDGE_FIELDS)}) VALUES (?{', ?' * len(EDGE_FIELDS)})"
+)
+_UPDATE_NODE = (
+    f"UPDATE nodes SET {', '.join(f'{name} = ?' for name in NODE_FIELDS[1:])} "
+    "WHERE graph = ? AND id = ?"
+)
+_UPDATE_EDGE = (
+    f"UPDATE edges SET {', '.join(f'{name} = ?' for name in EDGE_FIELDS[1:])} "
+    "WHERE graph = ? AND id = ?"
+)
+_SELECT_NODE = f"SELECT {columns('n', NODE_FIELDS)} FROM nodes n WHERE n.graph = ? AND n.id = ?"
+_SELECT_EDGE = f"SELECT {columns('e', EDGE_FIELDS)} FROM edges e WHERE e.graph = ? AND e.id = ?"
+_ALREADY_SUPERSEDES = """
+    SELECT 1 FROM edges
+    WHERE graph = ? AND source = ? AND type = 'supersedes' AND target = ?
+      AND tombstoned_at IS NULL
+    LIMIT 1
+"""
+_TEXT_FIELDS = frozenset({"label", "rationale"})
+
+
+class Rows(Protocol):
+    """What ``execute`` returns: a result to fetch from."""
+
+    def fetchone(self) -> Any: ...
+
+
+class Connection(Protocol):
+    """The one method of a DB-API connection these writes use."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Rows: ...
+
+
+C = TypeVar("C", bound=Connection)
+
+
+@dataclass(frozen=True)
+class Dialect(Generic[C]):
+    """What a backend writes in its own SQL, each statement with named parameters.
+
+    ``id_used`` (graph, id): a row whose first column is true when the id is taken.
+    ``supersedes_reach`` (graph, old, new): a row when ``old`` already reaches ``new``
+    along live supersedes edges. ``trust_rule`` (graph, rule, confidence, at): the
+    ``rule.trusted`` update of ``decisis.stores.fold``, as one set-based statement.
+    ``index_node(conn, graph, node, replace)``: runs after a node is added
+    (``replace=False``) and after its label or rationale changed (``replace=True``).
+    """
+
+    id_used: str
+    supersedes_reach: str
+    trust_rule: str
+    index_node: Callable[[C, str, Node, bool], None] | None = None
+
+
+def read_head(conn: Connection, graph: str) -> tuple[int, str]:
+    row = conn.execute("SELECT seq, checksum FROM heads WHERE graph = ?", (graph,)).fetchone()
+    return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
+
+
+def apply(
+    conn: C,
+    dialect: Dialect[C],
+    graph: str,
+    kind: EventKind,
+    payload: dict[str, Any],
+    entity: str,
+) -> None:
+    """Check one event against the tables and write what it changes, or raise."""
+    _Tables(conn, dialect, graph).apply(kind, payload, entity)
+
+
+@dataclass(frozen=True)
+class _Tables(Generic[C]):
+    """One graph's tables on one connection, for the length of one event."""
+
+    conn: C
+    dialect: Dialect[C]
+    graph: str
+
+    def apply(self, kind: EventKind, payload: dict[str, Any], entity: str) -> None:
+        check_payload(kind, payload)  # the fold's first check: every key the kind needs is there
+        if kind is EventKind.NODE_ADDED:
+            node = Node.from_dict(payload["node"])
+            self._check_new_id(node.id)
+            self.conn.execute(_INSERT_NODE, [self.graph, *node_values(node)])
+            self._index(node, replace=False)
+        elif kind is EventKind.NODE_UPDATED:
+            node = self._live_node(payload["id"])
+            changes = checked_changes(payload, NODE_MUTABLE_FIELDS, "node")
+            updated = node.evolve(**changes, updated_at=payload["updated_at"])
+            self._write_node(updated)
+            if not _TEXT_FIELDS.isdisjoint(changes):
+                self._index(updated, replace=True)
+        elif kind is EventKind.EDGE_ADDED:
+            self._add_edge(Edge.from_dict(payload["edge"]))
+        elif kind is EventKind.EDGE_UPDATED:
+            edge = self._live_edge(payload["id"])
+            changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")
+            self._write_edge(edge.evolve(**changes, updated_at=payload["updated_at"]))
+        elif kind is EventKind.SUPERSEDED:
+            self._supersede(payload)
+        elif kind is EventKind.TOMBSTONED:
+            self._tombstone(payload, entity)
+        elif kind is EventKind.RULE_TRUSTED:
+            self._trust_rule(payload)
+
+    def _index(self, node: Node, *, replace: bool) -> None:
+        if self.dialect.index_node is not None:
+            self.dialect.index_node(self.conn, self.graph, node, replace)
+
+    def _write_node(self, node: Node) -> None:
+        self.conn.execute(_UPDATE_NODE, [*node_values(node)[1:], self.graph, node.id])
+
+    def _write_edge(self, edge: Edge) -> None:
+        self.conn.execute(_UPDATE_EDGE, [*edge_values(edge)[1:], self.graph, edge.id])
+
+    def _check_new_id(self, record_id: str) -> None:
+        row = self.conn.execute(self.dialect.id_used, {"graph": self.graph, "id": record_id})
+        used = row.fetchone()
+        if used is not None and used[0]:
+            raise Conflict(f"id {record_id} is already used in this graph")
+
+    def _live_node(self, node_id: str, field: str = "id") -> Node:
+        row = self.conn.execute(_SELECT_NODE, (self.graph, node_id)).fetchone()
+        if row is None:
+            raise NotFound("node", node_id, self.graph)
+        node = node_from_row(row)
+        if node.tombstoned:
+            raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
+        return node
+
+    def _live_edge(self, edge_id: str) -> Edge:
+        row = self.conn.execute(_SELECT_EDGE, (self.graph, edge_id)).fetchone()
+        if row is None:
+            raise NotFound("edge", edge_id, self.graph)
+        edge = edge_from_row(row)
+        if edge.tombstoned:
+            raise Conflict(f"edge {edge_id} is tombstoned and cannot change")
+        return edge
+
+    def _check_endpoint(self, node_id: str, field: str) -> None:
+        row = self.conn.execute(
+            "SELECT tombstoned_at FROM nodes WHERE graph = ? AND id = ?", (self.graph, node_id)
+        ).fetchone()
+        if row is None:
+            raise NotFound("node", node_id, self.graph)
+        if row[0] is not None:
+            raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
+
+    def _add_edge(self, edge: Edge) -> None:
+        self._check_new_id(edge.id)
+        self._check_endpoint(edge.source, "source")
+        self._check_endpoint(edge.target, "target")
+        self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge)])
+
+    def _check_supersede(self, old_id: str, new_id: str) -> None:
+        if old_id == new_id:
+            raise InvalidInput("new", "a node cannot supersede itself", "another node")
+        self._check_endpoint(old_id, "old")
+        self._check_endpoint(new_id, "new")
+        reach = {"graph": self.graph, "old": old_id, "new": new_id}
+        if self.conn.execute(self.dialect.supersedes_reach, reach).fetchone() is not None:
+            raise CycleError(
+                "new",
+                f"{old_id} already supersedes {new_id} (directly or through others); "
+                "superseding it back would make a cycle",
+                "a node that the old one does not already replace",
+            )
+        already = self.conn.execute(_ALREADY_SUPERSEDES, (self.graph, new_id, old_id))
+        if already.fetchone() is not None:
+            raise Conflict(f"{new_id} already supersedes {old_id}")
+
+    def _supersede(self, payload: dict[str, Any]) -> None:
+        old_id, new_id = payload["old"], payload["new"]
+        self._check_supersede(old_id, new_id)
+        edge = Edge.from_dict(payload["edge"])
+        if edge.type is not EdgeType.SUPERSEDES or (edge.source, edge.target) != (new_id, old_id):
+            raise InvalidInput(
+                "edge", "must be new -supersedes-> old", "a supersedes edge new -> old"
+            )
+        at = parse_time(payload["at"], "at")
+        old = self._live_node(old_id, "old")
+        until = old.valid_until if old.valid_until is not None and old.valid_until < at else at
+        until = max(until, old.valid_from)
+        self._add_edge(edge)
+        self._write_node(old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at))
+
+    def _trust_rule(self, payload: dict[str, Any]) -> None:
+        """A rule's new trust onto its unjudged links: one set-based statement. The
+        confidence is bound as a float (``check_payload`` made it a number in [0, 1]),
+        as the REAL and DOUBLE columns hold it."""
+        at = parse_time(payload["updated_at"], "updated_at")
+        params = {
+            "graph": self.graph,
+            "rule": payload["rule"],
+            "confidence": float(payload["confidence"]),
+            "at": format_time(at),
+        }
+        self.conn.execute(self.dialect.trust_rule, params)
+
+    def _tombstone(self, payload: dict[str, Any], entity: str) -> None:
+        """Tombstone a record and mark the earlier ledger entries of the event's entity
+        invalidated (those fields are outside the checksum, so the chain stays whole)."""
+        target, record_id = payload["target"], payload["id"]
+        at = parse_time(payload["at"], "at")
+        reason = payload.get("reason")
+        if target == "node":
+            node = self._live_node(record_id)
+            self._write_node(node.evolve(tombstoned_at=at, tombstone_reason=reason))
+        elif target == "edge":
+            edge = self._live_edge(record_id)
+            self._write_edge(edge.evolve(tombstoned_at=at, tombstone_reason=reason))
+        else:
+            raise InvalidInput("target", f"unknown target {target!r}", ["edge", "node"])
+        self.conn.execute(
+            "UPDATE ledger SET invalidated_at = ?, invalidated_reason = ? "
+            "WHERE graph = ? AND entity = ?",
+            (format_time(at), reason, self.graph, entity),
+        )

@@ -1,0 +1,35 @@
+"""Shortest unique id prefixes, decided by an id's neighbours in sort order.
+
+Only the ids just below and just above an id can share the most characters with
+it, so each SQL backend probes those four neighbours (in nodes and in edges) with
+one statement in its own dialect and hands them to ``short_ids`` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+__all__ = ["short_ids"]
+
+Neighbours = Callable[[str], Iterable[str | None]]
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def short_ids(ids: Sequence[str], min_length: int, neighbours: Neighbours) -> dict[str, str]:
+    """Each id cut to one character past what it shares with its closest neighbour, at
+    least ``min_length``; ``neighbours`` gets the id lower-cased, as ids are stored."""
+    out: dict[str, str] = {}
+    for record_id in ids:
+        key = record_id.lower()
+        shared = max((_common_prefix(key, n) for n in neighbours(key) if n is not None), default=0)
+        length = min(max(min_length, shared + 1), len(record_id))
+        out[record_id] = record_id[:length]
+    return out
