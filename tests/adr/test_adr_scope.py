@@ -66,3 +66,10 @@ def test_a_question_about_what_the_record_leaves_out_abstains(tmp_path: Path) ->
     assert covered.answer == "team:003"
     assert left_out.answer is None
     assert "does not cover" in left_out.text and "disaster" in left_out.text
+
+
+def test_a_hostile_run_on_record_is_read_in_linear_time() -> None:
+    # Quadratic matching would take minutes here; the exclusion at the end is still found.
+    run_on = " ".join(["the record does not"] * 30_000)
+    found = excluded_terms("Logs", f"{run_on}\n\nThis record does not cover billing.")
+    assert "bill" in found

@@ -22,11 +22,11 @@ EXCLUSION = re.compile(
     "|".join(
         [
             # "This record does not (currently) cover / address / apply to …"
-            rf"\b(?:this|the) {_RECORD}\b[^.;]*?\b(?:does|do|will|is) not\b[^.;]*?"
+            rf"\b(?:this|the) {_RECORD}\b[^.;]{{0,80}}?\b(?:does|do|will|is) not\b[^.;]{{0,40}}?"
             r"\b(?:cover|address|apply|include|consider|deal with|handle|decide|concern)",
             # "… will be addressed in a future ADR", "… is to be decided in a separate record"
             r"\b(?:will|shall|is to|are to|to) be (?:addressed|covered|decided|handled|"
-            r"considered|discussed|documented|dealt with|tackled|agreed)\b[^.;]*?"
+            r"considered|discussed|documented|dealt with|tackled|agreed)\b[^.;]{0,80}?"
             rf"\b(?:in|by|with) (?:a|an|another|the) (?:{_LATER} )+{_RECORD}s?\b",
             # "… is (officially) out of scope", "outside the scope of this ADR"
             r"\bout of scope\b|\boutside (?:of )?(?:the )?scope\b|\bbeyond the scope\b",
@@ -36,6 +36,9 @@ EXCLUSION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n\s*[-*+]\s+|\n\s*\d+\.\s+|\n#+\s")
+# Saying what a record leaves out takes a sentence, not a page: longer runs of text (a
+# table, a pasted log) are not searched, which keeps a hostile record from costing time.
+MAX_SENTENCE = 600
 
 
 def excluded_terms(title: str, text: str) -> frozenset[str]:
@@ -45,7 +48,7 @@ def excluded_terms(title: str, text: str) -> frozenset[str]:
     outside: set[str] = set(terms(title))
     for sentence in _SENTENCE_END.split(text):
         found = terms(sentence)
-        if EXCLUSION.search(" ".join(sentence.split())):
+        if len(sentence) <= MAX_SENTENCE and EXCLUSION.search(" ".join(sentence.split())):
             inside.update(found)
         else:
             outside.update(found)
