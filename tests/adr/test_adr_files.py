@@ -199,3 +199,24 @@ def test_hostile_markdown_stays_fast(write: WriteFn) -> None:
     result = read_folder(write("0003-x.md", GOOD.format(n=3)).parent)
     assert [r.key for r in result.records][:1] == ["team:0001"]
     assert time.perf_counter() - start < 20
+
+
+@pytest.mark.parametrize(
+    ("unit", "repeat"),
+    [
+        ("[ADR-0001](0001-a.md) ", 30_000),  # a link each few bytes: blanked in one pass
+        ("the migration to [x](0002-b.md) ", 20_000),
+        ("[a](", 200_000),  # unclosed link targets: each ends at the next bracket
+    ],
+)
+def test_records_full_of_links_are_read_and_linked_in_linear_time(
+    write: WriteFn, unit: str, repeat: int
+) -> None:
+    """Both records near the size limit; quadratic passes took minutes on these."""
+    for n in (1, 2):
+        write(f"000{n}-x.md", GOOD.format(n=n) + "\n" + unit * repeat + "\n")
+    start = time.perf_counter()
+    with decisis.open("memory://") as graph:
+        report = ingest(graph, write("0003-x.md", GOOD.format(n=3)).parent)
+    assert len(report.added) == 3 and not report.problems
+    assert time.perf_counter() - start < 60

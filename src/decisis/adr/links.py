@@ -20,7 +20,7 @@ a record to itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -138,8 +138,19 @@ def _resolve_path(target: str, index: FolderIndex) -> tuple[str | None, int | No
     return key, number
 
 
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with each of the (sorted, disjoint) ``spans`` replaced by spaces, in one
+    pass: blanking them one copy at a time is quadratic in a record full of links."""
+    pieces, at = [], 0
+    for start, end in spans:
+        pieces += [text[at:start], " " * (end - start)]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+def _spaces(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
 
 
 def _link_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> Iterator[_Ref]:
@@ -162,15 +173,15 @@ def _block_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> list[_
     refs: list[_Ref] = []
     if not _MAYBE_REF.search(masked):
         return refs
-    masked = _IMAGE.sub(lambda m: " " * len(m.group(0)), masked)
+    masked = _IMAGE.sub(_spaces, masked)
+    reach = -1  # the furthest end of a kept ref: sorted by start, a ref inside one is dropped
     for ref in sorted(_link_refs(masked, index, defs), key=lambda r: (r.start, -r.end)):
-        if any(r.start <= ref.start < r.end for r in refs):
+        if ref.start < reach:
             continue
         refs.append(ref)
-    for ref in refs:
-        masked = _blank(masked, ref.start, ref.end)
-    for m in _INLINE_LINK.finditer(masked):  # links to non-records: their text is not a reference
-        masked = _blank(masked, m.start(), m.end())
+        reach = max(reach, ref.end)
+    masked = _blank(masked, ((r.start, r.end) for r in refs))
+    masked = _INLINE_LINK.sub(_spaces, masked)  # links to non-records: their text is no reference
     for pattern in (_WRITTEN, _WRITTEN_DECISION):
         for m in pattern.finditer(masked):
             number = int(m.group(1))

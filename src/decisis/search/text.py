@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 __all__ = ["STOP_WORDS", "stem", "terms", "words"]
 
-_URL = re.compile(r"https?://\S+|\]\([^)\s]*\)")
+# A link target ends at the first ")", "(" or space: "[a]([a]([a](…" is read in linear time.
+_URL = re.compile(r"https?://\S+|\]\([^()\s]*+\)")
 _DATE = re.compile(r"^\d{1,4}([-/.])\d{1,2}\1\d{1,4}$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[.\-_/][a-z0-9+#]+)*")
 
