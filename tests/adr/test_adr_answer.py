@@ -130,3 +130,17 @@ def test_the_answer_says_what_the_last_records_status_means(
         answer = ask(g, "Do we cache rendered pages in Memcached?")
     assert answer.answer == "team:001"
     assert says in answer.text and never not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [("", "is empty"), ("   ", "is empty"), (None, "is empty"), ("why? " * 1000, "at most 4,000")],
+)
+def test_ask_and_correct_refuse_what_is_not_a_question(
+    graph: decisis.Graph, question: object, says: str
+) -> None:
+    head = graph.store.head(graph.name)
+    for call in (lambda: ask(graph, question), lambda: correct(graph, question, None)):  # type: ignore[arg-type]
+        with pytest.raises(decisis.InvalidInput, match=says):
+            call()
+    assert graph.store.head(graph.name) == head

@@ -22,7 +22,16 @@ from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
 from decisis.errors import InvalidInput
 from decisis.graph import Graph
 
-__all__ = ["ABSTAIN_COSINE", "ABSTAIN_COVERAGE", "ABSTAIN_SUBJECT", "Answer", "ask", "decide"]
+__all__ = [
+    "ABSTAIN_COSINE",
+    "ABSTAIN_COVERAGE",
+    "ABSTAIN_SUBJECT",
+    "MAX_QUESTION_CHARS",
+    "Answer",
+    "ask",
+    "check_question",
+    "decide",
+]
 
 # The best start must match this share of the question's IDF weight and, when an embedder
 # is installed, be this close to it in meaning (cosine). Both chosen on the development
@@ -34,6 +43,7 @@ ABSTAIN_COSINE = 0.5
 # ``decisis.adr.start.SUBJECT_TERMS``), chosen the same way.
 ABSTAIN_SUBJECT = 0.15
 MAX_SUMMARY_CHARS = 300
+MAX_QUESTION_CHARS = 4000  # a question, even a pasted paragraph, not a document
 RETIRED = frozenset({"superseded", "deprecated"})  # statuses of a record nobody should follow
 
 
@@ -177,10 +187,22 @@ def decide(
     )
 
 
-def ask(graph: Graph, question: str) -> Answer:
-    """Answer ``question`` from the records ingested into ``graph``."""
+def check_question(question: object) -> str:
+    """``question`` if it is one: text, not empty, at most ``MAX_QUESTION_CHARS`` long."""
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput("question", "is empty", "a question in words")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InvalidInput(
+            "question",
+            f"is {len(question):,} characters long",
+            f"a question of at most {MAX_QUESTION_CHARS:,} characters",
+        )
+    return question
+
+
+def ask(graph: Graph, question: str) -> Answer:
+    """Answer ``question`` from the records ingested into ``graph``."""
+    check_question(question)
     view = view_of(graph)
     points = start_points(graph, view, question)
     return decide(view, points, question, graph=graph)

@@ -34,13 +34,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.answer import Answer, ask
+from decisis.adr.answer import Answer, ask, check_question
 from decisis.adr.ingest import adr_links
 from decisis.adr.start import start_points
 from decisis.adr.trust import CORRECTION_RULE, links_after, trust_moves
 from decisis.adr.view import QUESTION_KIND, AdrView, view_of
 from decisis.adr.walk import RELEVANCE_MIN
-from decisis.errors import InvalidInput, NotFound
+from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import (
     Edge,
@@ -229,11 +229,10 @@ def _retrust(links: list[Edge], changes: list[EventDraft], at: Any) -> list[Even
 
 def correct(graph: Graph, question: str, key: str | None) -> Correction:
     """Record that ``question`` is answered by record ``key`` (``None``: by no record)."""
+    check_question(question)
     view = view_of(graph)
     if key is not None and key not in view.records:
         raise NotFound("record", key, graph.name)
-    if not isinstance(question, str) or not question.strip():
-        raise InvalidInput("question", "is empty", "the question as asked")
     answer = ask(graph, question)
     at = utc_now()
     result = Correction(question, key, answer.answer)
