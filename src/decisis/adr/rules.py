@@ -20,6 +20,7 @@ A link's trust is its rule's Beta mean ``s / (s + f)``; its cost for a walk is
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import math
 import re
@@ -87,17 +88,41 @@ class RuleContext:
     by_key: dict[str, AdrRecord] = field(init=False)
     by_folder: dict[str, list[AdrRecord]] = field(init=False)  # in ``records`` order
     index: TermIndex = field(init=False)
+    # Per folder, the ``order_key`` of its records sorted, and their places in ``by_folder``
+    # in that order: the records written before or after one are a slice of it.
+    _order: dict[str, tuple[list[tuple[dt.date, int]], list[int]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_key = {r.key: r for r in self.records}
         self.by_folder = {}
         for r in self.records:
             self.by_folder.setdefault(r.folder, []).append(r)
+        self._order = {}
+        for folder, members in self.by_folder.items():
+            keyed = sorted((order_key(r), place) for place, r in enumerate(members))
+            self._order[folder] = ([k for k, _ in keyed], [place for _, place in keyed])
         self.index = TermIndex.build((r.key, record_fields(r)) for r in self.records)
 
     def later(self, a: AdrRecord, b: AdrRecord) -> bool:
         """Whether ``b`` was written after ``a`` (by date, then by number)."""
         return order_key(b) > order_key(a)
+
+    def written_after(self, record: AdrRecord) -> list[AdrRecord]:
+        """The records of ``record``'s folder written after it (see ``later``), in
+        ``by_folder`` order."""
+        keys, places = self._order[record.folder]
+        return self._members(record, places[bisect.bisect_right(keys, order_key(record)) :])
+
+    def written_before(self, record: AdrRecord, *, same_time: bool = False) -> list[AdrRecord]:
+        """The records of ``record``'s folder written before it, in ``by_folder`` order;
+        with ``same_time`` also those of the same date and number (``record`` among them)."""
+        keys, places = self._order[record.folder]
+        cut = bisect.bisect_right if same_time else bisect.bisect_left
+        return self._members(record, places[: cut(keys, order_key(record))])
+
+    def _members(self, record: AdrRecord, places: list[int]) -> list[AdrRecord]:
+        members = self.by_folder[record.folder]
+        return [members[place] for place in sorted(places)]
 
 
 def record_fields(record: AdrRecord) -> dict[str, str]:
@@ -243,11 +268,10 @@ SAME_QUESTION_TOP = 2  # each record must be among the other's closest this many
 def _closest(ctx: RuleContext, record: AdrRecord, later: bool) -> list[tuple[float, str]]:
     """Records of the same folder written after (or before) ``record``, most similar first."""
     index, own = ctx.index, ctx.index.slot(record.key)
+    others = ctx.written_after(record) if later else ctx.written_before(record, same_time=True)
     found = []
-    for other in ctx.by_folder[record.folder]:
+    for other in others:
         if other.key == record.key:
-            continue
-        if ctx.later(record, other) != later:
             continue
         slot = index.slot(other.key)
         if own is not None and slot is not None:
@@ -284,28 +308,33 @@ SUBJECT_MIN_MENTIONS = 3  # ... and the old record's text names it this often
 def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The rare words of a record's title: what the record decided about (``concourse``)."""
     limit = max(2, int(SUBJECT_MAX_SHARE * ctx.index.size))
-    body = term_counts(record.body)
-    return {
+    rare = [
         t
-        for t in terms(record.title)
-        if 0 < len(ctx.index.postings.get(t, ())) <= limit
-        and body.get(t, 0) >= SUBJECT_MIN_MENTIONS
-        and not _DROP_WORDS.search(t)
-    }
+        for t in term_counts(record.title)
+        if 0 < len(ctx.index.postings.get(t, ())) <= limit and not _DROP_WORDS.search(t)
+    ]
+    if not rare:  # the body is counted only when it can matter: most of the time is there
+        return set()
+    body = term_counts(record.body)
+    return {t for t in rare if body.get(t, 0) >= SUBJECT_MIN_MENTIONS}
 
 
 def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
     all_subjects = {r.key: _subjects(ctx, r) for r in ctx.records}
     for record in ctx.records:
-        own = set(terms(record.title))
-        earlier = [
-            r for r in ctx.by_folder[record.folder] if ctx.later(r, record) and all_subjects[r.key]
-        ]
+        # A sentence is part of the body, between non-word characters: one naming a
+        # replacement means the body does.
+        if not _DROP_WORDS.search(record.body):
+            continue
+        earlier = [r for r in ctx.written_before(record) if all_subjects[r.key]]
+        if not earlier:
+            continue
+        own = term_counts(record.title).keys()
         subjects = {r.key: all_subjects[r.key] - own for r in earlier}
         for sentence in _SENTENCE.split(record.body):
             if not _DROP_WORDS.search(sentence):
                 continue
-            words = set(terms(sentence))
+            words = term_counts(sentence).keys()
             for other in earlier:
                 named = subjects[other.key] & words
                 if named:
@@ -354,7 +383,7 @@ def _chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
         if not rejected:
             continue
         later = sorted(  # in a folder the numbers tell the order better than re-dated headers
-            (r for r in ctx.by_folder[record.folder] if ctx.later(record, r)),
+            ctx.written_after(record),
             key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
         )
         for name in sorted(rejected):

@@ -166,6 +166,15 @@ class TermIndex:
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _tops: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict, repr=False)
     _norms: dict[tuple[int, int], float] = field(default_factory=dict, repr=False)
+    # The same again with each top's terms as a set, for ``similarity``.
+    _top_terms: dict[tuple[int, int], tuple[frozenset[str], dict[str, float], float]] = field(
+        default_factory=dict, repr=False
+    )
+    # Each term's IDF once worked out, for an index of ``_idfs_size`` documents. Only
+    # ``build`` and ``rebuilt`` change an index, both before handing it out, and ``rebuilt``
+    # makes a new one whose caches start empty; the size check is a guard besides.
+    _idfs: dict[str, float] = field(default_factory=dict, repr=False)
+    _idfs_size: int = field(default=-1, repr=False)
     _vocabulary: list[str] = field(default_factory=list, repr=False)
     # Per query term, its documents' slots and BM25 factors; the lengths as an array.
     _bm25: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
@@ -274,8 +283,18 @@ class TermIndex:
 
     def idf(self, term: str) -> float:
         """Rarity of ``term``; a word no document has gets the rarest possible weight."""
-        n = len(self.postings.get(term, ()))
-        return math.log(1.0 + (self.size - n + 0.5) / (n + 0.5))
+        idfs = self._idf_table()
+        found = idfs.get(term)
+        if found is None:
+            n = len(self.postings.get(term, ()))
+            found = idfs[term] = math.log(1.0 + (self.size - n + 0.5) / (n + 0.5))
+        return found
+
+    def _idf_table(self) -> dict[str, float]:
+        """The IDFs worked out so far (``idf`` fills it), emptied if the index has grown."""
+        if self._idfs_size != len(self.docs):
+            self._idfs, self._idfs_size = {}, len(self.docs)
+        return self._idfs
 
     def query_weights(self, text: str) -> dict[str, float]:
         """Each distinct query term with its IDF."""
@@ -418,11 +437,14 @@ class TermIndex:
 
     def similarity(self, a: int, b: int, top: int = 40) -> float:
         """Cosine of two documents' TF-IDF vectors over their most distinctive terms."""
-        va, vb = self._top(a, top), self._top(b, top)
-        na, nb = self._norms[(a, top)], self._norms[(b, top)]
-        if not (na and nb):
+        ka, kb, found = (a, top), (b, top), self._top_terms
+        if ka not in found or kb not in found:
+            self._top(a, top), self._top(b, top)
+        (sa, va, na), (sb, vb, nb) = found[ka], found[kb]
+        if sb.isdisjoint(sa) or not (na and nb):  # most pairs share no top term
             return 0.0
-        dot = sum(w * vb[t] for t, w in va.items() if t in vb)
+        # The products in ``va``'s order, summed left to right: the same float every time.
+        dot = sum([w * vb[t] for t, w in va.items() if t in sb])
         return dot / (na * nb)
 
     def shared_terms(self, a: int, b: int, top: int = 40, limit: int = 5) -> list[str]:
@@ -435,12 +457,17 @@ class TermIndex:
         cached = self._tops.get((slot, top))
         if cached is not None:
             return cached
+        idfs, idf, log = self._idf_table(), self.idf, math.log
         weighted = {
-            t: (1 + math.log(f)) * self.idf(t) for t, f in self.vectors[slot].items() if f > 0
+            t: (1 + log(f)) * (idfs.get(t) or idf(t))
+            for t, f in self.vectors[slot].items()
+            if f > 0
         }
-        keep = sorted(weighted, key=lambda t: -weighted[t])[:top]
+        # Heaviest first, ties in first-occurrence order (``reverse`` keeps sorting stable).
+        keep = sorted(weighted, key=weighted.__getitem__, reverse=True)[:top]
         self._tops[(slot, top)] = out = {t: weighted[t] for t in keep}
-        self._norms[(slot, top)] = math.sqrt(sum(w * w for w in out.values()))
+        norm = self._norms[(slot, top)] = math.sqrt(sum(w * w for w in out.values()))
+        self._top_terms[(slot, top)] = (frozenset(keep), out, norm)
         return out
 
     def slot(self, doc_id: str) -> int | None:
