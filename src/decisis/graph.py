@@ -388,8 +388,7 @@ class Graph:
 
     def history(self, ref: str) -> list[Event]:
         """The ledger entries about one node or edge, oldest first."""
-        record_id = self._stored_id(ref)
-        return [e for e in self.events() if record_id in (e.entity, e.payload.get("new"))]
+        return self.store.history(self.name, self._stored_id(ref), until=self.as_of)
 
     def events(self, after_seq: int = 0) -> Iterator[Event]:
         return self.store.events(self.name, after_seq=after_seq, until=self.as_of)

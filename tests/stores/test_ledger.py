@@ -14,6 +14,7 @@ from tests.stores.helpers import (
     add_chain,
     add_edge,
     add_node,
+    event_key,
     ids,
     make_node,
     node_added,
@@ -109,6 +110,15 @@ def test_tombstone_in_the_same_batch_marks_the_events_before_it(store: Store) ->
     store.append(G, [node_added(node), node_updated(node, label="x"), tombstoned(node)])
     events = list(store.events(G))
     assert [e.invalidated_at is not None for e in events] == [True, True, False]
+
+
+def test_append_returns_the_marks_a_later_tombstone_of_its_batch_sets(store: Store) -> None:
+    node, other = make_node(), make_node()
+    appended = store.append(
+        G, [node_added(node), node_added(other), tombstoned(node, reason="mistake")]
+    )
+    assert [event_key(e) for e in appended] == [event_key(e) for e in store.events(G)]
+    assert [e.invalidated_reason for e in appended] == ["mistake", None, None]
 
 
 def test_verify_passes_on_a_sound_store(store: Store) -> None:

@@ -105,8 +105,9 @@ class BackendsAgree(RuleBasedStateMachine):
         return reference
 
     def write(self, drafts: list[EventDraft]) -> bool:
-        """Append on every store: same checksums, or the same exception class everywhere."""
-        outcome = self.same(lambda s: [(e.seq, e.checksum) for e in s.append(G, drafts)])
+        """Append on every store: the same events returned (checksums and invalidation
+        marks included), or the same exception class everywhere."""
+        outcome = self.same(lambda s: [event_key(e) for e in s.append(G, drafts)])
         if isinstance(outcome, type):
             return False
         for draft in drafts:
@@ -208,6 +209,8 @@ class BackendsAgree(RuleBasedStateMachine):
         if not isinstance(path, type):
             assert path == expected_path(self.stores["reference"], a, b, **limits)
         self.same(lambda s: s.nodes(G, as_of=as_of, types=[NodeType.DECISION, NodeType.GOAL]))
+        for record in (a, self.edge(end)):
+            self.same(lambda s, r=record: [event_key(e) for e in s.history(G, r, until=as_of)])
         self.same(lambda s: s.nodes(G, newest_first=True, limit=3, statuses=[NodeStatus.ACTIVE]))
 
     @invariant()

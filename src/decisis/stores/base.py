@@ -206,6 +206,13 @@ class Store(Protocol):
         """Ledger entries in ``seq`` order, read from storage (never from a cache)."""
         ...
 
+    def history(self, graph: str, record_id: str, *, until: datetime | None = None) -> list[Event]:
+        """The ledger entries about one node or edge, in ``seq`` order: those whose entity
+        it is, and those whose payload names it ``new`` (``decisis.stores.about``); ``until``
+        as in ``events``. Read through an index, not the whole ledger. A tombstoned record
+        keeps its history; an unknown id has none."""
+        ...
+
     def head(self, graph: str) -> tuple[int, str]:
         """(seq, checksum) of the graph's last event as recorded beside the ledger;
         ``(0, GENESIS)`` for an empty graph."""

@@ -46,6 +46,7 @@ from decisis.model import (
 )
 from decisis.model.ids import is_id_prefix
 from decisis.model.validation import check_confidence, check_enum
+from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
 from decisis.stores.checks import check_aware, check_non_negative
 from decisis.stores.fold import GraphState, apply, canonical_draft
@@ -184,6 +185,8 @@ class MemoryStore(VectorMethods):
             if new:
                 self._graphs[graph] = data
                 self._record(data, new)
+                # as recorded: a tombstone later in the batch marks the entries before it
+                new = data.events[-len(new) :]
             return new
 
     @staticmethod
@@ -515,6 +518,15 @@ class MemoryStore(VectorMethods):
         with self._lock:
             entries = list(self._graph(graph).events)
         return iter([e for e in entries if e.seq > after_seq and (until is None or e.at <= until)])
+
+    def history(self, graph: str, record_id: str, *, until: datetime | None = None) -> list[Event]:
+        """The entries about one record, in ``seq`` order (``decisis.stores.about``)."""
+        check_aware(until, "until")
+        with self._lock:
+            entries = self._graph(graph).events
+            return [
+                e for e in entries if is_about(e, record_id) and (until is None or e.at <= until)
+            ]
 
     def head(self, graph: str) -> tuple[int, str]:
         with self._lock:

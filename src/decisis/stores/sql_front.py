@@ -20,6 +20,7 @@ from typing import Generic, Protocol, Self, TypeVar
 from decisis.errors import InvalidInput
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
 from decisis.model.validation import check_confidence, check_enum
+from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
 from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
 from decisis.stores.sql_vector_front import SqlVectorFront
@@ -98,6 +99,10 @@ class Queries(Protocol[C_contra]):
 
     def events_page(
         self, conn: C_contra, graph: str, after_seq: int, until: datetime | None, size: int, /
+    ) -> list[Event]: ...
+
+    def history(
+        self, conn: C_contra, graph: str, record_id: str, until: datetime | None, /
     ) -> list[Event]: ...
 
     def graphs(self, conn: C_contra, /) -> list[str]: ...
@@ -340,6 +345,13 @@ class SqlFront(SqlVectorFront, Generic[C]):
         return self._read(
             lambda c: self._queries.events_page(c, graph, after_seq, until, _EVENTS_PAGE)
         )
+
+    def history(self, graph: str, record_id: str, *, until: datetime | None = None) -> list[Event]:
+        """One statement on the ledger's indexes narrows to the entries that may be about the
+        record; ``is_about`` keeps those that are, the same rule as every store's."""
+        check_aware(until, "until")
+        found = self._read(lambda c: self._queries.history(c, graph, record_id, until))
+        return [event for event in found if is_about(event, record_id)]
 
     def head(self, graph: str) -> tuple[int, str]:
         return self._read(lambda c: self._writes.read_head(c, graph))

@@ -169,3 +169,9 @@ def test_threads_share_one_store(duck_store: DuckDBStore) -> None:
     assert len(duck_store.nodes(G)) == 40
     assert duck_store.head(G)[0] == 40
     assert verify(duck_store, G).ok
+
+
+def test_the_store_connection_draws_no_progress_bar(duck_store: DuckDBStore) -> None:
+    """A long statement must not print to the terminal of the program holding the store."""
+    setting = "SELECT current_setting('enable_progress_bar')"
+    assert duck_store._read(lambda c: c.execute(setting).fetchone()) == (False,)

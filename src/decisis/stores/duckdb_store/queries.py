@@ -23,6 +23,7 @@ from decisis.stores.duckdb_store.rows import (
     EVENT_COLUMNS,
     MAX_SEARCH_TERMS,
     NODE_COLUMNS,
+    canonical_json,
     edge_from_row,
     event_from_row,
     live,
@@ -41,6 +42,7 @@ __all__ = [
     "get_edge",
     "get_node",
     "graphs",
+    "history",
     "nodes",
     "resolve_prefix",
     "search",
@@ -249,6 +251,29 @@ def events_page(
         sql += ' AND "at" <= $until'
         params["until"] = format_time(until)
     rows = conn.execute(sql + " ORDER BY seq LIMIT $size", params).fetchall()
+    return [event_from_row(row) for row in rows]
+
+
+# No index (see ``schema``): one scan of the graph's ledger, its payload text searched for
+# ``"new":"<id>"`` as the canonical JSON writes it. That finds a superset (a nested ``new``
+# matches too) which ``SqlFront.history`` narrows with ``is_about``; no payload is parsed
+# in SQL.
+_HISTORY = f"""
+    SELECT {EVENT_COLUMNS} FROM ledger
+    WHERE graph = $graph AND (entity = $id OR contains(payload, $needle)) {{until}}
+    ORDER BY seq
+"""
+
+
+def history(conn: Conn, graph: str, record_id: str, until: datetime | None) -> list[Event]:
+    """The entries whose entity is ``record_id`` or whose payload names it ``new``, or may."""
+    needle = '"new":' + canonical_json(record_id)
+    params: dict[str, Any] = {"graph": graph, "id": record_id, "needle": needle}
+    until_sql = ""
+    if until is not None:
+        until_sql = 'AND "at" <= $until'
+        params["until"] = format_time(until)
+    rows = conn.execute(_HISTORY.format(until=until_sql), params).fetchall()
     return [event_from_row(row) for row in rows]
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["THREADS", "DuckDBStore", "path_from_url"]
+__all__ = ["SETTINGS", "THREADS", "DuckDBStore", "path_from_url"]
 
 Conn = duckdb.DuckDBPyConnection
 T = TypeVar("T")
@@ -38,6 +38,9 @@ T = TypeVar("T")
 # The store's statements are point lookups and small walks, where DuckDB's per-pipeline
 # scheduling across threads costs more than it saves (a traversal runs 3x faster on one).
 THREADS = 1
+# A statement over ~2 s (a large ``put_vectors``) would otherwise draw a progress bar on
+# the terminal of whatever program holds the store; the option is per connection.
+SETTINGS = (f"SET threads = {THREADS}", "SET enable_progress_bar = false")
 _MEMORY = ":memory:"
 
 
@@ -77,7 +80,8 @@ class DuckDBStore(SqlFront[Conn]):
         self._lock = threading.RLock()
         self._conn = _connect(self.path)
         try:
-            self._conn.execute(f"SET threads = {THREADS}")
+            for setting in SETTINGS:
+                self._conn.execute(setting)
             migrate(self._conn, where=f"DuckDB database {self.path}")
         except duckdb.Error as exc:
             self._conn.close()

@@ -28,6 +28,7 @@ from decisis.stores.postgres.rows import (
     node_from_row,
     valid_at,
 )
+from decisis.stores.postgres.schema import PAYLOAD_NEW
 
 __all__ = [
     "MAX_AMBIGUOUS",
@@ -37,6 +38,7 @@ __all__ = [
     "get_edge",
     "get_node",
     "graphs",
+    "history",
     "nodes",
     "resolve_prefix",
     "search",
@@ -247,6 +249,26 @@ def events_page(
         sql += " AND at <= %(until)s"
         params["until"] = until
     rows = conn.execute(sql + " ORDER BY seq LIMIT %(size)s", params).fetchall()
+    return [event_from_row(row) for row in rows]
+
+
+# Two index lookups, ``ledger_by_entity`` and ``ledger_by_new`` (schema migration 5, whose
+# expression this repeats so the planner can use it).
+_HISTORY = f"""
+    SELECT {EVENT_COLUMNS} FROM ledger
+    WHERE graph = %(graph)s AND (entity = %(id)s OR {PAYLOAD_NEW} = %(id)s) {{until}}
+    ORDER BY seq
+"""
+
+
+def history(conn: Conn, graph: str, record_id: str, until: datetime | None) -> list[Event]:
+    """The entries whose entity or payload ``new`` is ``record_id``, in seq order."""
+    params: dict[str, Any] = {"graph": graph, "id": record_id}
+    until_sql = ""
+    if until is not None:
+        until_sql = "AND at <= %(until)s"
+        params["until"] = until
+    rows = conn.execute(_HISTORY.format(until=until_sql), params).fetchall()
     return [event_from_row(row) for row in rows]
 
 

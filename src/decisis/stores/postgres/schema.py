@@ -25,6 +25,7 @@ from decisis.errors import StoreError
 __all__ = [
     "MIGRATIONS",
     "MIGRATION_LOCK",
+    "PAYLOAD_NEW",
     "SCHEMA_VERSION",
     "Migration",
     "migrate",
@@ -285,11 +286,20 @@ _VECTORS = (
     )""",
 )
 
+# The payload's ``new`` as text, for ``history``. ``json`` refuses to turn ``\u0000`` (which
+# a metadata string may hold) into text, anywhere in the document, so those escapes become
+# ``\u0001`` first: still valid JSON, and only ever changing strings no record id equals
+# (``is_about`` checks what comes back). ``::json`` rather than ``::jsonb``, which refuses
+# ``\u0000`` on input.
+PAYLOAD_NEW = r"(replace(payload, E'\\u0000', E'\\u0001')::json ->> 'new')"
+_LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, {PAYLOAD_NEW})",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
     Migration(3, "server-side traversal functions, planned on the endpoint indexes", _WALKS),
     Migration(4, "vectors: arrays per graph, space and node (pgvector when present)", _VECTORS),
+    Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -30,6 +30,7 @@ from decisis.stores.sqlite.rows import (
     node_from_row,
     valid_at,
 )
+from decisis.stores.sqlite.schema import PAYLOAD_NEW
 
 __all__ = [
     "MAX_AMBIGUOUS",
@@ -39,6 +40,7 @@ __all__ = [
     "get_edge",
     "get_node",
     "graphs",
+    "history",
     "nodes",
     "resolve_prefix",
     "search",
@@ -229,6 +231,29 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(f'"{term}"' for term in terms[:MAX_SEARCH_TERMS])
 
 
+# bm25 ranks inside FTS5 first, and only the best ``fetch`` matches are joined to their
+# nodes and filtered (graph, tombstone, as_of): 50,000 nodes, 20 hits, about 3x faster
+# than joining every match. ``fetched`` and ``worst`` let ``search`` prove the answer is
+# the one ranking every match would give; when it cannot, it asks ``_SEARCH_ALL``.
+_SEARCH_TOP = f"""
+    WITH top AS (
+        SELECT rowid AS pk, bm25(nodes_fts, 2.0, 1.0) AS rank FROM nodes_fts
+        WHERE nodes_fts MATCH :query ORDER BY rank LIMIT :fetch
+    )
+    SELECT {_NODE_COLUMNS}, -top.rank AS score,
+        (SELECT count(*) FROM top) AS fetched, (SELECT max(rank) FROM top) AS worst
+    FROM top JOIN nodes n ON n.pk = top.pk
+    WHERE n.graph = :graph AND {live("n")} {{timed}}
+    ORDER BY score DESC, n.id LIMIT :limit
+"""
+_SEARCH_ALL = f"""
+    SELECT {_NODE_COLUMNS}, -bm25(nodes_fts, 2.0, 1.0) AS score
+    FROM nodes_fts JOIN nodes n ON n.pk = nodes_fts.rowid
+    WHERE nodes_fts MATCH :query AND n.graph = :graph AND {live("n")} {{timed}}
+    ORDER BY score DESC, n.id LIMIT :limit
+"""
+
+
 def search(
     conn: sqlite3.Connection, graph: str, text: str, *, limit: int, as_of: datetime | None
 ) -> list[SearchHit]:
@@ -237,17 +262,31 @@ def search(
     if query is None or limit <= 0:
         return []
     params: dict[str, Any] = {"graph": graph, "query": query, "limit": limit}
-    sql = [
-        f"SELECT {_NODE_COLUMNS}, -bm25(nodes_fts, 2.0, 1.0) AS score",
-        "FROM nodes_fts JOIN nodes n ON n.pk = nodes_fts.rowid",
-        "WHERE nodes_fts MATCH :query AND n.graph = :graph AND " + live("n"),
-    ]
+    timed = ""
     if as_of is not None:
-        sql.append("AND " + valid_at("n"))
+        timed = "AND " + valid_at("n")
         params["as_of"] = format_time(as_of)
-    sql.append("ORDER BY score DESC, n.id LIMIT :limit")
-    rows = conn.execute(" ".join(sql), params).fetchall()
-    return [SearchHit(node_from_row(row), float(row[-1])) for row in rows]
+    fetch = 2 * limit + 8  # room for a few matches the filters drop
+    rows = conn.execute(_SEARCH_TOP.format(timed=timed), params | {"fetch": fetch}).fetchall()
+    if not _top_is_whole(rows, limit, fetch):
+        rows = conn.execute(_SEARCH_ALL.format(timed=timed), params).fetchall()
+    return [
+        SearchHit(node_from_row(row[: len(NODE_FIELDS)]), float(row[len(NODE_FIELDS)]))
+        for row in rows
+    ]
+
+
+def _top_is_whole(rows: Sequence[Any], limit: int, fetch: int) -> bool:
+    """Whether the best ``fetch`` matches give the whole answer: they were every match, or
+    ``limit`` of them passed the filters and the last of those ranks strictly better than
+    the worst fetched, so no match left out (ranked no better than that) could displace it,
+    not even on a tie."""
+    if not rows:
+        return False
+    fetched, worst = rows[0][-2], rows[0][-1]
+    if fetched < fetch:
+        return True
+    return len(rows) == limit and -rows[-1][-3] < worst
 
 
 def events_page(
@@ -260,6 +299,34 @@ def events_page(
         sql += " AND at <= :until"
         params["until"] = format_time(until)
     rows = conn.execute(sql + " ORDER BY seq LIMIT :size", params).fetchall()
+    return [event_from_row(row) for row in rows]
+
+
+# The seqs from two index lookups, ``ledger_by_entity`` and ``ledger_by_new`` (schema
+# migration 5, whose expression this repeats); written as one ``OR``, or as a ``UNION`` of
+# rows, SQLite walks the graph's whole ledger in seq order instead (50,000 entries: 0.4 ms
+# against 1.2 s).
+_HISTORY = f"""
+    SELECT {EVENT_COLUMNS} FROM ledger
+    WHERE graph = :graph {{until}} AND seq IN (
+        SELECT seq FROM ledger WHERE graph = :graph AND entity = :id
+        UNION ALL
+        SELECT seq FROM ledger WHERE graph = :graph AND ({PAYLOAD_NEW}) = :id
+    )
+    ORDER BY seq
+"""
+
+
+def history(
+    conn: sqlite3.Connection, graph: str, record_id: str, until: datetime | None
+) -> list[Event]:
+    """The entries whose entity or payload ``new`` is ``record_id``, in seq order."""
+    params: dict[str, Any] = {"graph": graph, "id": record_id}
+    until_sql = ""
+    if until is not None:
+        until_sql = "AND at <= :until"
+        params["until"] = format_time(until)
+    rows = conn.execute(_HISTORY.format(until=until_sql), params).fetchall()
     return [event_from_row(row) for row in rows]
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decisis.errors import StoreError
 from decisis.model import format_time, utc_now
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
+__all__ = ["MIGRATIONS", "PAYLOAD_NEW", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,11 +153,20 @@ _RULE_LINKS = (
     WHERE type = 'supersedes' AND state = 'candidate'""",
 )
 
+# ``history`` finds a record's entries by entity (``ledger_by_entity``) and the supersedes
+# that name it ``new`` by this one, instead of reading the whole ledger. The expression is
+# the query's (``queries.PAYLOAD_NEW``, which is what lets SQLite use it); it reads a
+# payload that is not JSON as NULL, so a damaged row can still be written and is then
+# reported by the reads and ``verify``, not refused by the index.
+PAYLOAD_NEW = "CASE WHEN json_valid(payload) THEN json_extract(payload, '$.new') END"
+_LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, ({PAYLOAD_NEW}))",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
     Migration(3, "vectors: float32 blobs per graph, space and node", _VECTORS),
     Migration(4, "unjudged links by rule, for rule.trusted", _RULE_LINKS),
+    Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

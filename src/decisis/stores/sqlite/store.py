@@ -12,7 +12,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Self, TypeVar
@@ -158,10 +158,6 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
 
     def _append(self, graph: str, drafts: list[EventDraft]) -> list[Event]:
         return self._transaction("BEGIN IMMEDIATE", lambda c: writes.append(c, graph, drafts))
-
-    def short_ids(self, graph: str, ids: Sequence[str], min_length: int = 8) -> dict[str, str]:
-        """Probed outside a transaction, as SQLite always has (each probe sees its own state)."""
-        return self._read(lambda c: queries.short_ids(c, graph, ids, min_length))
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:
