@@ -8,10 +8,17 @@ one statement in its own dialect and hands them to ``short_ids`` here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
-__all__ = ["short_ids"]
+__all__ = ["probed_short_ids", "short_ids"]
 
 Neighbours = Callable[[str], Iterable[str | None]]
+
+
+class _Runs(Protocol):
+    """A DB-API style connection: ``execute`` returns something with ``fetchone``."""
+
+    def execute(self, sql: str, params: dict[str, Any], /) -> Any: ...
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -33,3 +40,18 @@ def short_ids(ids: Sequence[str], min_length: int, neighbours: Neighbours) -> di
         length = min(max(min_length, shared + 1), len(record_id))
         out[record_id] = record_id[:length]
     return out
+
+
+def probed_short_ids(
+    conn: _Runs, neighbours_sql: str, graph: str, ids: Sequence[str], min_length: int
+) -> dict[str, str]:
+    """``short_ids`` with the neighbours from ``neighbours_sql``, a backend's one statement
+    (parameters ``graph`` and ``id``) returning the four neighbours of an id as one row."""
+
+    def neighbours(key: str) -> Sequence[str | None]:
+        row: Sequence[str | None] | None = conn.execute(
+            neighbours_sql, {"graph": graph, "id": key}
+        ).fetchone()
+        return row or ()
+
+    return short_ids(ids, min_length, neighbours)

@@ -110,14 +110,7 @@ _NEIGHBOURS = """
 
 def short_ids(conn: Conn, graph: str, ids: Sequence[str], min_length: int) -> dict[str, str]:
     """Shortest unique prefixes, each decided by one probe of the id's four neighbours."""
-
-    def neighbours(key: str) -> Sequence[str | None]:
-        row: Sequence[str | None] | None = conn.execute(
-            _NEIGHBOURS, {"graph": graph, "id": key}
-        ).fetchone()
-        return row or ()
-
-    return prefixes.short_ids(ids, min_length, neighbours)
+    return prefixes.probed_short_ids(conn, _NEIGHBOURS, graph, ids, min_length)
 
 
 def _values(values: Sequence[Any]) -> list[str]:
