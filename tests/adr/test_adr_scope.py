@@ -73,3 +73,16 @@ def test_a_hostile_run_on_record_is_read_in_linear_time() -> None:
     run_on = " ".join(["the record does not"] * 30_000)
     found = excluded_terms("Logs", f"{run_on}\n\nThis record does not cover billing.")
     assert "bill" in found
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "This decision does not preclude applying MFA Delete in future if a framework asks.",
+        "The extraction of the CI environments will be addressed in a future ADR once they "
+        "have been confirmed to work.",
+    ],
+)
+def test_only_what_is_left_out_counts(sentence: str) -> None:
+    found = excluded_terms("Buckets", sentence)
+    assert not {"preclud", "mfa", "confirm", "work", "futur"} & found

@@ -18,19 +18,26 @@ __all__ = ["EXCLUSION", "excluded_terms", "record_exclusions"]
 
 _RECORD = r"(?:record|adr|decision|document|proposal|rfc)"
 _LATER = r"(?:future|separate|later|subsequent|follow[- ]up|new|another|different)"
+# Each pattern names where the thing left out is written: ``after`` the match ("This record
+# does not cover <it>"), ``before`` it ("<It> will be addressed in a future ADR"), or on
+# ``either`` side ("<It> is out of scope"). Only those words count as left out, not the
+# rest of the sentence ("… once they have been confirmed to work").
 EXCLUSION = re.compile(
     "|".join(
         [
             # "This record does not (currently) cover / address / apply to …"
-            rf"\b(?:this|the) {_RECORD}\b[^.;]{{0,80}}?\b(?:does|do|will|is) not\b[^.;]{{0,40}}?"
-            r"\b(?:cover|address|apply|include|consider|deal with|handle|decide|concern)",
+            # (the verb right after "not", at most an adverb between: "does not preclude
+            # applying …" leaves nothing out)
+            rf"(?P<after>\b(?:this|the) {_RECORD}\b[^.;]{{0,80}}?\b(?:does|do|will|is) not "
+            r"(?:\w+ly )?(?:cover|address|apply to|include|consider|deal with|handle|decide|"
+            r"concern)\b)",
             # "… will be addressed in a future ADR", "… is to be decided in a separate record"
-            r"\b(?:will|shall|is to|are to|to) be (?:addressed|covered|decided|handled|"
-            r"considered|discussed|documented|dealt with|tackled|agreed)\b[^.;]{0,80}?"
-            rf"\b(?:in|by|with) (?:a|an|another|the) (?:{_LATER} )+{_RECORD}s?\b",
+            r"(?P<before>\b(?:will|shall|is to|are to|to) be (?:addressed|covered|decided|"
+            r"handled|considered|discussed|documented|dealt with|tackled|agreed)\b[^.;]{0,80}?"
+            rf"\b(?:in|by|with) (?:a|an|another|the) (?:{_LATER} )+{_RECORD}s?\b)",
             # "… is (officially) out of scope", "outside the scope of this ADR"
-            r"\bout of scope\b|\boutside (?:of )?(?:the )?scope\b|\bbeyond the scope\b",
-            r"\bnot (?:in|within) (?:the )?scope\b",
+            r"(?P<either>\bout of scope\b|\boutside (?:of )?(?:the )?scope\b|"
+            r"\bbeyond the scope\b|\bnot (?:in|within) (?:the )?scope\b)",
         ]
     ),
     re.IGNORECASE,
@@ -47,11 +54,14 @@ def excluded_terms(title: str, text: str) -> frozenset[str]:
     inside: set[str] = set()
     outside: set[str] = set(terms(title))
     for sentence in _SENTENCE_END.split(text):
-        found = terms(sentence)
-        if len(sentence) <= MAX_SENTENCE and EXCLUSION.search(" ".join(sentence.split())):
-            inside.update(found)
-        else:
-            outside.update(found)
+        flat = " ".join(sentence.split())
+        match = EXCLUSION.search(flat) if len(sentence) <= MAX_SENTENCE else None
+        if match is None:
+            outside.update(terms(flat))
+            continue
+        before, after = flat[: match.start()], flat[match.end() :]
+        left_out = {"after": after, "before": before}.get(match.lastgroup or "", before + after)
+        inside.update(terms(left_out))
     return frozenset(inside - outside)
 
 
