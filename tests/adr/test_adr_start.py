@@ -75,3 +75,32 @@ def test_a_correction_credits_the_stated_link_not_rules_beside_it(tmp_path: Path
         after = {e.metadata.get("rule"): e for e in view_of(g).links}
     assert after["status-line"].state is LinkState.CONFIRMED
     assert after["cites-replaced"].state is LinkState.CANDIDATE
+
+
+def test_the_team_a_question_names_chooses_the_folder_not_the_record(tmp_path: Path) -> None:
+    """A question "… for Acme" picks Acme's folder; as content it would pick the record that repeats
+    "Acme" most, not the one about what was asked."""
+    web, billing = tmp_path / "acme-web", tmp_path / "billing"
+    web.mkdir()
+    billing.mkdir()
+    (web / "001-acme-brand.md").write_text(
+        "# 1. Acme brand pages\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+        "Acme pages follow the Acme brand guide; every Acme page and Acme email uses the Acme "
+        "logo and the module of Acme styles.\n",
+        encoding="utf-8",
+    )
+    (web / "002-terraform-modules.md").write_text(
+        "# 2. Terraform module location\n\nDate: 2020-02-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nTerraform modules live in the infrastructure repository, one folder "
+        "per module.\n",
+        encoding="utf-8",
+    )
+    (billing / "001-terraform-modules.md").write_text(
+        "# 1. Terraform modules in a registry\n\nDate: 2020-03-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nBilling publishes its Terraform modules to a private registry.\n",
+        encoding="utf-8",
+    )
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, web, billing)
+        answer = ask(g, "Where are Terraform modules for Acme kept?")
+    assert answer.answer == "acme-web:002"
