@@ -65,3 +65,21 @@ def test_lowercase_common_words_after_rather_than_are_not_names(write: WriteFn, 
     )
     write("011-overhead.md", _record(11, "Overhead budget", "2021-03-01", "Budget it."))
     assert _proposals(team, "chooses-turned-down") == []
+
+
+def test_a_sentence_that_only_weighs_a_switch_names_nothing_replaced(
+    write: WriteFn, team: Path
+) -> None:
+    _filler(write)
+    for n in range(30):  # enough records that a name in three of them is still rare
+        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
+    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
+    weighs = (
+        "There's a case for switching away from Jenkins, if the teams adopt something else. "
+        "Moving off Jenkins could be possible later."
+    )
+    write("021-build-caches.md", _record(21, "Build caches", "2020-01-01", weighs))
+    decides = "We are replacing Jenkins with hosted runners."
+    write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", decides))
+    assert _proposals(team, "names-replaced") == [("team:020", "team:022")]

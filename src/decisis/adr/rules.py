@@ -301,6 +301,12 @@ _DROP_WORDS = re.compile(
     r"|sunset|instead\s+of|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
     re.IGNORECASE,
 )
+# ... unless the sentence only weighs it: "there's a case for switching to that, if it is
+# adopted", "it's not clear what will replace them, but X is a possibility".
+_HEDGE = re.compile(
+    r"\b(?:if|could|might|may|would|possib\w*|a\s+case\s+for|not\s+clear|option)\b",
+    re.IGNORECASE,
+)
 SUBJECT_MAX_SHARE = 0.08  # a subject term is in at most this share of the records
 SUBJECT_MIN_MENTIONS = 3  # ... and the old record's text names it this often
 
@@ -332,7 +338,7 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
         own = term_counts(record.title).keys()
         subjects = {r.key: all_subjects[r.key] - own for r in earlier}
         for sentence in _SENTENCE.split(record.body):
-            if not _DROP_WORDS.search(sentence):
+            if not _DROP_WORDS.search(sentence) or _HEDGE.search(sentence):
                 continue
             words = term_counts(sentence).keys()
             for other in earlier:
