@@ -144,3 +144,29 @@ def test_ask_and_correct_refuse_what_is_not_a_question(
         with pytest.raises(decisis.InvalidInput, match=says):
             call()
     assert graph.store.head(graph.name) == head
+
+
+@pytest.mark.parametrize(
+    ("coverage", "subject", "cosine", "abstains"),
+    [
+        (1.0, 1.0, 0.2, False),  # every distinctive word in the record: the cosine is outvoted
+        (0.96, 1.0, 0.3, False),
+        (0.9, 1.0, 0.3, True),  # most words are not all words
+        (1.0, 0.6, 0.3, True),  # nor is missing part of the subject
+        (0.6, 0.6, 0.7, False),
+    ],
+)
+def test_a_low_cosine_abstains_unless_every_word_is_met(
+    coverage: float, subject: float, cosine: float, abstains: bool
+) -> None:
+    from decisis.adr.answer import _should_abstain
+    from decisis.adr.start import StartPoints
+    from decisis.search.fusion import Fused
+
+    points = StartPoints(
+        [Fused("team:001", 1.0, {"terms": 1})],
+        coverage={"team:001": coverage},
+        vector_scores={"team:001": cosine},
+        subject={"team:001": subject},
+    )
+    assert (_should_abstain(points) is not None) is abstains

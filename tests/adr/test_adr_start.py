@@ -7,7 +7,7 @@ from pathlib import Path
 import decisis
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
-from decisis.adr.start import folder_words, named_folder, start_points
+from decisis.adr.start import folder_words, named_folder, start_points, without_folder_name
 from decisis.adr.view import view_of
 
 
@@ -104,3 +104,17 @@ def test_the_team_a_question_names_chooses_the_folder_not_the_record(tmp_path: P
         ingest(g, web, billing)
         answer = ask(g, "Where are Terraform modules for Acme kept?")
     assert answer.answer == "acme-web:002"
+
+
+def test_only_whole_words_that_name_the_team_leave_the_question(tmp_path: Path) -> None:
+    _two_teams(tmp_path / "adrs")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        view = view_of(g)
+        question = "Does the PH still run the ph-sync tool for the Payments ledger?"
+        folder = named_folder(view, question)
+        assert folder == "payments-hub"
+        assert without_folder_name(view, question, folder) == (
+            "Does the still run the ph-sync tool for the ledger?"
+        )
+        assert without_folder_name(view, question, None) == question

@@ -42,6 +42,10 @@ ABSTAIN_COSINE = 0.5
 # ... and cover this share of the question's subject (its rarest known words,
 # ``decisis.adr.start.SUBJECT_TERMS``), chosen the same way.
 ABSTAIN_SUBJECT = 0.15
+# ... unless the best start holds this share of the question's IDF weight and all of its
+# subject (``words_all_met``). No development question is near it either way (the closest
+# out-of-scope one holds 0.84), so it was set, not tuned.
+FULL_COVERAGE = 0.95
 MAX_SUMMARY_CHARS = 300
 MAX_QUESTION_CHARS = 4000  # a question, even a pasted paragraph, not a document
 RETIRED = frozenset({"superseded", "deprecated"})  # statuses of a record nobody should follow
@@ -130,9 +134,20 @@ def _should_abstain(points: StartPoints) -> str | None:
         return "the closest records miss most of its distinctive words"
     if points.subject.get(top.doc, 1.0) < ABSTAIN_SUBJECT:
         return "the closest record misses the words that say what it is about"
-    if points.vector_scores and points.vector_scores.get(top.doc, 0.0) < ABSTAIN_COSINE:
+    if (
+        points.vector_scores
+        and points.vector_scores.get(top.doc, 0.0) < ABSTAIN_COSINE
+        and not words_all_met(points.coverage.get(top.doc, 0.0), points.subject.get(top.doc, 1.0))
+    ):
         return "the closest record is about something else"
     return None
+
+
+def words_all_met(coverage: float, subject: float) -> bool:
+    """Whether a record holds every distinctive word of the question, its subject included:
+    then the static embedder's low cosine (short questions, "the Modernisation Platform's
+    core languages") does not outvote it."""
+    return coverage >= FULL_COVERAGE and subject >= 1.0
 
 
 def _notes(view: AdrView, result: Walk) -> list[str]:

@@ -133,8 +133,8 @@ def without_folder_name(view: AdrView, question: str, folder: str | None) -> str
         return question
     naming = folder_words(view)[folder]
 
-    def names(word: str) -> bool:
-        return bool(naming & ({re.sub(r"[^a-z0-9]", "", word)} | set(terms(word))))
+    def names(word: str) -> bool:  # the whole word: "cp-cli" is a tool, not the team
+        return bool(naming & {re.sub(r"[^a-z0-9]", "", word), *terms(word)[:1]})
 
     kept = [w for w in question.split() if not names(w.lower())]
     return " ".join(kept) if kept else question

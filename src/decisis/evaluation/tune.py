@@ -26,7 +26,7 @@ from typing import Any
 
 import decisis.adr.answer as answering
 import decisis.adr.start as starting
-from decisis.adr.answer import decide
+from decisis.adr.answer import decide, words_all_met
 from decisis.adr.ingest import ingest
 from decisis.adr.start import start_points
 from decisis.adr.view import view_of
@@ -66,10 +66,11 @@ class Case:
     subject: float = 1.0  # share of the question's rarest known words the best start has
 
     def verdict(self, coverage: float, cosine: float, subject: float = 0.0) -> str:
+        far = self.cosine is not None and self.cosine < cosine
         abstain = not self.remembered and (
             self.coverage < coverage
             or self.subject < subject
-            or (self.cosine is not None and self.cosine < cosine)
+            or (far and not words_all_met(self.coverage, self.subject))
         )
         return score(self.question, None if abstain else self.answer)
 
