@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import pytest
+
 from decisis.search.fusion import fuse
 from decisis.search.terms import TermIndex
-from decisis.search.text import terms
+from decisis.search.text import stem, terms
 
 
 def test_terms_drop_stop_words_dates_and_urls() -> None:
@@ -21,3 +23,14 @@ def test_index_ranks_rare_words_and_reports_coverage() -> None:
 def test_fusion_adds_weighted_reciprocal_ranks() -> None:
     fused = fuse({"x": ["a", "b"], "y": ["b"]}, {"x": 1.0, "y": 1.0})
     assert fused[0].doc == "b" and fused[0].votes == {"x": 2, "y": 1}
+
+
+@pytest.mark.parametrize(
+    ("word", "stemmed"),
+    [("amis", "ami"), ("apis", "api"), ("kpis", "kpi"), ("basis", "basis"), ("status", "status")],
+)
+def test_plural_acronyms_lose_their_s_but_words_ending_in_is_keep_it(
+    word: str, stemmed: str
+) -> None:
+    assert stem(word) == stemmed
+    assert stem(word[:-1]) == stemmed or word in ("basis", "status")

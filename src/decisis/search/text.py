@@ -253,7 +253,8 @@ def stem(word: str) -> str:
         ("s", ""),
     ):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "s" and word.endswith(("ss", "us", "is")):
+            # "basis", "status" keep their s; "amis", "apis" are plurals of acronyms
+            if suffix == "s" and word.endswith(("ss", "us", "is")) and len(word) > 4:
                 return word
             word = word[: len(word) - len(suffix)] + replacement
             break
