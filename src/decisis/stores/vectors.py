@@ -38,6 +38,7 @@ __all__ = [
     "dim_mismatch",
     "new_version",
     "rank",
+    "stored_in_order",
     "wanted_ids",
 ]
 
@@ -290,3 +291,21 @@ def wanted_ids(ids: list[str] | None, digests: Mapping[str, str] | None) -> list
         ids = [k for k in digests if isinstance(k, str)] if ids is None else ids
         ids = [i for i in ids if i in digests]
     return None if ids is None else list(dict.fromkeys(ids))
+
+
+def stored_in_order(
+    rows: Iterable[tuple[Any, Any, Any]],
+    wanted: list[str] | None,
+    digests: Mapping[str, str] | None,
+    convert: Callable[[Any], NDArray[np.float32]],
+) -> dict[str, NDArray[np.float32]]:
+    """``get_vectors``' answer from a backend's rows ``(id, stored vector, digest)``: rows
+    whose digest is not the one asked for left out, the rest converted, in ``wanted``'s
+    order (by id when all were wanted)."""
+    found = {
+        str(node_id): convert(vector)
+        for node_id, vector, digest in rows
+        if digests is None or digest == digests.get(str(node_id))
+    }
+    order = sorted(found) if wanted is None else [i for i in wanted if i in found]
+    return {node_id: found[node_id] for node_id in order}

@@ -30,6 +30,7 @@ from decisis.stores.vectors import (
     check_nodes,
     check_query,
     dim_mismatch,
+    stored_in_order,
     wanted_ids,
 )
 
@@ -128,15 +129,12 @@ def get(
         sql += _AMONG
         params["ids"] = wanted
     columns = conn.execute(sql + " ORDER BY v.id", params).fetchnumpy()
-    found = {
-        str(node_id): np.asarray(vector, dtype=np.float32)
-        for node_id, vector, digest in zip(
-            columns["id"], columns["vector"], columns["digest"], strict=True
-        )
-        if digests is None or digest == digests.get(str(node_id))
-    }
-    order = sorted(found) if wanted is None else [i for i in wanted if i in found]
-    return {node_id: found[node_id] for node_id in order}
+    rows = zip(columns["id"], columns["vector"], columns["digest"], strict=True)
+    return stored_in_order(rows, wanted, digests, _as_float32)
+
+
+def _as_float32(vector: Any) -> NDArray[np.float32]:
+    return np.asarray(vector, dtype=np.float32)
 
 
 def nearest(

@@ -50,6 +50,7 @@ from decisis.stores.vectors import (
     check_query,
     dim_mismatch,
     new_version,
+    stored_in_order,
     wanted_ids,
 )
 
@@ -322,13 +323,7 @@ def get(
     )
     with _cursor(conn) as cur:
         rows = cur.execute(query, {"graph": graph, "space": space, "ids": wanted}).fetchall()
-    found = {
-        str(node_id): vector
-        for node_id, vector, digest in rows
-        if digests is None or digest == digests.get(str(node_id))
-    }
-    order = sorted(found) if wanted is None else [i for i in wanted if i in found]
-    return {node_id: found[node_id] for node_id in order}
+    return stored_in_order(rows, wanted, digests, lambda vector: vector)
 
 
 def nearest(

@@ -31,6 +31,7 @@ from decisis.stores.vectors import (
     check_query,
     dim_mismatch,
     new_version,
+    stored_in_order,
     wanted_ids,
 )
 
@@ -117,13 +118,12 @@ def get(
     wanted = wanted_ids(check_ids(ids), digests)
     if wanted is not None and not wanted:
         return {}
-    found = {
-        node_id: np.frombuffer(blob, dtype=_FLOAT32).astype(np.float32)
-        for node_id, blob, digest in _rows(conn, graph, space, wanted)
-        if digests is None or digest == digests.get(node_id)
-    }
-    order = sorted(found) if wanted is None else [i for i in wanted if i in found]
-    return {node_id: found[node_id] for node_id in order}
+    rows = _rows(conn, graph, space, wanted)
+    return stored_in_order(rows, wanted, digests, _from_blob)
+
+
+def _from_blob(blob: bytes) -> NDArray[np.float32]:
+    return np.frombuffer(blob, dtype=_FLOAT32).astype(np.float32)
 
 
 def nearest(
