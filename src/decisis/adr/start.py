@@ -147,9 +147,9 @@ def searched_text(view: AdrView, question: str) -> str:
     return f"{question} ({'; '.join(extra)})" if extra else question
 
 
-def _term_votes(view: AdrView, question: str) -> list[Scored]:
-    folder = named_folder(view, question)
-    asked = without_folder_name(view, question, folder)
+def _term_votes(view: AdrView, asked: str, folder: str | None) -> list[Scored]:
+    """BM25 hits for ``asked`` (the question without the words naming ``folder``), the
+    records of ``folder`` boosted."""
     hits = view.index.search(searched_text(view, asked), limit=DEPTH * 3)
     if folder is not None:
         boost = 1.0 + FOLDER_BOOST
@@ -212,8 +212,9 @@ def _in_scope(
 
 def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     """Rank the records where ``question`` may start, by fused votes."""
-    scored = _term_votes(view, question)
-    subject_text = without_folder_name(view, question, named_folder(view, question))
+    folder = named_folder(view, question)
+    asked = without_folder_name(view, question, folder)  # also what the subject is read from
+    scored = _term_votes(view, asked, folder)
     vectors = vector_scores(view, question, [s.doc for s in scored], graph)
     rankings: dict[str, list[str]] = {"terms": _blend(scored, vectors)}
     rankings["fulltext"] = [
@@ -224,13 +225,13 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     remembered, closest = _question_votes(view, question)
     if remembered:
         rankings["questions"] = remembered
-    fused, excluded = _in_scope(view, subject_text, fuse(rankings, VOTER_WEIGHTS, limit=DEPTH))
+    fused, excluded = _in_scope(view, asked, fuse(rankings, VOTER_WEIGHTS, limit=DEPTH))
     points = StartPoints(fused, excluded=excluded)
     points.coverage = {s.doc: s.coverage for s in scored}
     points.term_scores = {s.doc: s.score for s in scored}
     points.vector_scores = vectors
     points.subject = {
-        f.doc: view.index.subject_coverage(subject_text, f.doc, SUBJECT_TERMS)
+        f.doc: view.index.subject_coverage(asked, f.doc, SUBJECT_TERMS)
         for f in points.fused[:SUBJECT_CHECKED]
     }
     if closest is not None:

@@ -413,7 +413,11 @@ class TermIndex:
     def subject_terms(self, text: str, top: int = 3) -> list[tuple[str, float]]:
         """The query's ``top`` rarest words that the index knows, with their IDF: what the
         question is about (``secrets``, ``merge``, not ``platform``)."""
-        weights, origin = self.expanded_weights(text)
+        return self._subject(*self.expanded_weights(text), top)
+
+    def _subject(
+        self, weights: dict[str, float], origin: dict[str, str], top: int
+    ) -> list[tuple[str, float]]:
         return sorted(
             ((t, w) for t, w in weights.items() if t not in origin and t in self.postings),
             key=lambda tw: (-tw[1], tw[0]),
@@ -426,8 +430,8 @@ class TermIndex:
         slot = self.positions.get(doc_id)
         if slot is None:
             return 0.0
-        _, origin = self.expanded_weights(text)
-        known = self.subject_terms(text, top)
+        weights, origin = self.expanded_weights(text)
+        known = self._subject(weights, origin, top)
         total = sum(w for _, w in known)
         if not total:
             return 1.0
