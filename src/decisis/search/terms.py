@@ -164,10 +164,8 @@ class TermIndex:
     positions: dict[str, int] = field(default_factory=dict)
     # Words the documents define themselves ("Modernisation Platform (MP)"): short -> long.
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    _tops: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict, repr=False)
-    _norms: dict[tuple[int, int], float] = field(default_factory=dict, repr=False)
-    # The same again with each top's terms as a set, for ``similarity``.
-    _top_terms: dict[tuple[int, int], tuple[frozenset[str], dict[str, float], float]] = field(
+    # Per (document slot, top): its heaviest terms as a set, with their weights, and the norm.
+    _tops: dict[tuple[int, int], tuple[frozenset[str], dict[str, float], float]] = field(
         default_factory=dict, repr=False
     )
     # Each term's IDF once worked out, for an index of ``_idfs_size`` documents. Only
@@ -441,10 +439,7 @@ class TermIndex:
 
     def similarity(self, a: int, b: int, top: int = 40) -> float:
         """Cosine of two documents' TF-IDF vectors over their most distinctive terms."""
-        ka, kb, found = (a, top), (b, top), self._top_terms
-        if ka not in found or kb not in found:
-            self._top(a, top), self._top(b, top)
-        (sa, va, na), (sb, vb, nb) = found[ka], found[kb]
+        (sa, va, na), (sb, vb, nb) = self._top(a, top), self._top(b, top)
         if sb.isdisjoint(sa) or not (na and nb):  # most pairs share no top term
             return 0.0
         # The products in ``va``'s order, summed left to right: the same float every time.
@@ -453,11 +448,12 @@ class TermIndex:
 
     def shared_terms(self, a: int, b: int, top: int = 40, limit: int = 5) -> list[str]:
         """The distinctive terms two documents share, most weighty first (evidence for people)."""
-        va, vb = self._top(a, top), self._top(b, top)
+        va, vb = self._top(a, top)[1], self._top(b, top)[1]
         both = sorted((t for t in va if t in vb), key=lambda t: -(va[t] * vb[t]))
         return both[:limit]
 
-    def _top(self, slot: int, top: int) -> dict[str, float]:
+    def _top(self, slot: int, top: int) -> tuple[frozenset[str], dict[str, float], float]:
+        """A document's ``top`` heaviest TF-IDF terms: as a set, with weights, and their norm."""
         cached = self._tops.get((slot, top))
         if cached is not None:
             return cached
@@ -469,10 +465,13 @@ class TermIndex:
         }
         # Heaviest first, ties in first-occurrence order (``reverse`` keeps sorting stable).
         keep = sorted(weighted, key=weighted.__getitem__, reverse=True)[:top]
-        self._tops[(slot, top)] = out = {t: weighted[t] for t in keep}
-        norm = self._norms[(slot, top)] = math.sqrt(sum(w * w for w in out.values()))
-        self._top_terms[(slot, top)] = (frozenset(keep), out, norm)
-        return out
+        out = {t: weighted[t] for t in keep}
+        found = self._tops[(slot, top)] = (
+            frozenset(keep),
+            out,
+            math.sqrt(sum(w * w for w in out.values())),
+        )
+        return found
 
     def slot(self, doc_id: str) -> int | None:
         return self.positions.get(doc_id)
