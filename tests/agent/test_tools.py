@@ -192,3 +192,18 @@ def test_recent_leaves_run_records_out(box: Toolbox, graph: decisis.Graph) -> No
     ok(box.call("record_decision", {"label": "Use Redis"}))
     recent = ok(box.call("query_decisions", {"kind": "recent", "limit": 1}))
     assert [n["label"] for n in recent["nodes"]] == ["Use Redis"] and recent["not_shown"] == 1
+
+
+def test_the_tools_take_every_question_the_library_takes(adr_box: Toolbox) -> None:
+    from decisis.adr.answer import MAX_QUESTION_CHARS
+
+    longest = "Do we build on a Jenkins server? " + "x" * (MAX_QUESTION_CHARS - 33)
+    assert len(longest) == MAX_QUESTION_CHARS
+    assert ok(adr_box.call("current_decision", {"question": longest}))["answer"] == "team:002"
+    for name in ("current_decision", "correct_decision"):
+        schema = next(t for t in TOOLS if t.name == name).schema
+        assert schema["properties"]["question"]["maxLength"] == MAX_QUESTION_CHARS
+        err = error(
+            adr_box.call(name, {"question": longest + "?", "correct_decision_id": "team:002"})
+        )
+        assert "question" in err["message"] and err["allowed"]

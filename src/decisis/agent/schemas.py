@@ -11,6 +11,8 @@ from typing import Any, Literal, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from decisis.adr.answer import MAX_QUESTION_CHARS
+
 __all__ = [
     "QUERY_KINDS",
     "AddGoal",
@@ -96,7 +98,9 @@ class SupersedeDecision(ToolArgs):
 
 
 class CurrentDecision(ToolArgs):
-    question: str = Field(min_length=1, max_length=1000, description="What do we do about X?")
+    question: str = Field(
+        min_length=1, max_length=MAX_QUESTION_CHARS, description="What do we do about X?"
+    )
 
 
 class FindDecisions(ToolArgs):
@@ -105,7 +109,9 @@ class FindDecisions(ToolArgs):
 
 
 class CorrectDecision(ToolArgs):
-    question: str = Field(min_length=1, max_length=1000, description="The question as asked.")
+    question: str = Field(
+        min_length=1, max_length=MAX_QUESTION_CHARS, description="The question as asked."
+    )
     correct_decision_id: str | None = Field(
         description="The record that answers it (id, prefix or key such as 'team:012'); "
         "null when no record does."
