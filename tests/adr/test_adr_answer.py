@@ -170,3 +170,17 @@ def test_a_low_cosine_abstains_unless_every_word_is_met(
         subject={"team:001": subject},
     )
     assert (_should_abstain(points) is not None) is abstains
+
+
+def test_tokens_are_counted_only_when_asked_for(graph: decisis.Graph) -> None:
+    """Loading the tokenizer's tables costs about half a second: a command that prints
+    only the answer's text must not pay it."""
+    from decisis.adr.tokens import _encoder, count_tokens
+
+    for question in ("Do we use Concourse for our pipelines?", "Who cleans the office fridge?"):
+        _encoder.cache_clear()
+        answer = ask(graph, question)
+        assert _encoder.cache_info().currsize == 0
+        assert answer.tokens == count_tokens(answer.text) > 5
+        assert answer.to_dict()["tokens"] == answer.tokens
+        assert _encoder.cache_info().currsize == 1

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,11 +60,17 @@ class Answer:
     answer: str | None
     chain: list[str]
     text: str
-    tokens: int
     confidence: float
     replaced: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     start: str | None = None
+
+    @functools.cached_property
+    def tokens(self) -> int:
+        """The text's length in tokens, counted when first asked for: the tokenizer's
+        tables take about half a second to load, which a command that only prints the
+        answer (``decisis ask``, ``decisis correct``) need not pay."""
+        return count_tokens(self.text)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -116,7 +123,7 @@ def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
 
 def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
     text = f"No decision on record answers this ({why})."
-    return Answer(question, None, [], text, count_tokens(text), 0.0, notes=[why])
+    return Answer(question, None, [], text, 0.0, notes=[why])
 
 
 def _should_abstain(points: StartPoints) -> str | None:
@@ -194,7 +201,6 @@ def decide(
         result.standing,
         result.chain,
         text,
-        count_tokens(text),
         confidence,
         replaced,
         notes,
