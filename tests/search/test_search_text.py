@@ -34,3 +34,33 @@ def test_plural_acronyms_lose_their_s_but_words_ending_in_is_keep_it(
 ) -> None:
     assert stem(word) == stemmed
     assert stem(word[:-1]) == stemmed or word in ("basis", "status")
+
+
+@pytest.mark.parametrize(
+    ("word", "stemmed"),
+    [
+        ("logging", "log"),
+        ("logged", "log"),
+        ("logs", "log"),
+        ("scanning", "scan"),
+        ("scanned", "scan"),
+        ("shipped", "ship"),
+        ("planning", "plan"),
+        ("installing", "install"),  # a double l the word has stays
+        ("passed", "pass"),
+        ("buzzing", "buzz"),
+        ("added", "add"),  # the stem keeps three letters
+    ],
+)
+def test_a_consonant_doubled_before_ing_or_ed_is_undoubled(word: str, stemmed: str) -> None:
+    assert stem(word) == stemmed
+
+
+def test_a_question_meets_a_title_in_another_form_of_its_verb() -> None:
+    index = TermIndex.build(
+        [
+            ("scanning", {"title": "Repo vulnerability scanning"}),
+            ("images", {"title": "Use ECR for all images", "body": "ECR can scan for vulnerabilities"}),
+        ]
+    )
+    assert index.search("What do we use to scan for vulnerabilities?")[0].doc == "scanning"

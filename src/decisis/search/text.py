@@ -239,6 +239,17 @@ STOP_WORDS = frozenset(
 )
 
 
+_DOUBLING = frozenset({"ing", "ed", "edly"})  # suffixes that double a final consonant
+
+
+def _doubled(word: str) -> bool:
+    """Whether ``word`` ends in a doubled consonant that a suffix doubled ("logg" of
+    "logging"), not one the word has ("install", "pass", "buzz"), and keeps three letters
+    without it ("add" of "added" stays)."""
+    last = word[-1]
+    return len(word) > 3 and word[-2] == last and last not in "aeioulsz"
+
+
 def stem(word: str) -> str:
     """Strip common English inflections so that forms of one word meet."""
     if len(word) <= 3 or not word.isalpha():
@@ -257,6 +268,8 @@ def stem(word: str) -> str:
             if suffix == "s" and word.endswith(("ss", "us", "is")) and len(word) > 4:
                 return word
             word = word[: len(word) - len(suffix)] + replacement
+            if suffix in _DOUBLING and _doubled(word):  # "logging", "scanned": "log", "scan"
+                word = word[:-1]
             break
     if word.endswith("e") and len(word) > 4:
         word = word[:-1]
