@@ -60,7 +60,7 @@ def test_a_question_meets_a_title_in_another_form_of_its_verb() -> None:
     index = TermIndex.build(
         [
             ("scanning", {"title": "Repo vulnerability scanning"}),
-            ("images", {"title": "Use ECR for all images", "body": "ECR can scan for vulnerabilities"}),
+            ("images", {"title": "Use ECR for images", "body": "ECR can scan for vulnerabilities"}),
         ]
     )
     assert index.search("What do we use to scan for vulnerabilities?")[0].doc == "scanning"
