@@ -64,3 +64,31 @@ def test_a_question_meets_a_title_in_another_form_of_its_verb() -> None:
         ]
     )
     assert index.search("What do we use to scan for vulnerabilities?")[0].doc == "scanning"
+
+
+@pytest.mark.parametrize(
+    ("word", "stemmed"),
+    [
+        ("replacement", "replac"),
+        ("replacements", "replac"),
+        ("replaced", "replac"),
+        ("deployment", "deploy"),
+        ("deploy", "deploy"),
+        ("requirement", "requir"),
+        ("document", "document"),  # too short a stem to lose "ment"
+        ("comment", "comment"),
+    ],
+)
+def test_a_noun_in_ment_meets_its_verb(word: str, stemmed: str) -> None:
+    assert stem(word) == stemmed
+
+
+def test_a_question_in_verbs_meets_a_title_in_nouns() -> None:
+    index = TermIndex.build(
+        [
+            ("combine", {"title": "Combine Mongo clusters"}),
+            ("replacement", {"title": "Mongo replacement by DocumentDB, a managed database"}),
+            ("other", {"title": "Queues", "body": "We replaced RabbitMQ with SQS."}),
+        ]
+    )
+    assert index.search("What replaced Mongo?")[0].doc == "replacement"

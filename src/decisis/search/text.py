@@ -239,6 +239,7 @@ STOP_WORDS = frozenset(
 )
 
 
+_MIN_MENT_STEM = 5  # "deployment" -> "deploy", but "document", "comment" stay whole
 _DOUBLING = frozenset({"ing", "ed", "edly"})  # suffixes that double a final consonant
 
 
@@ -271,6 +272,8 @@ def stem(word: str) -> str:
             if suffix in _DOUBLING and _doubled(word):  # "logging", "scanned": "log", "scan"
                 word = word[:-1]
             break
+    if word.endswith("ment") and len(word) >= _MIN_MENT_STEM + 4:  # "replacement": "replace"
+        word = word[:-4]
     if word.endswith("e") and len(word) > 4:
         word = word[:-1]
     return word
