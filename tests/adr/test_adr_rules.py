@@ -83,3 +83,21 @@ def test_a_sentence_that_only_weighs_a_switch_names_nothing_replaced(
     decides = "We are replacing Jenkins with hosted runners."
     write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", decides))
     assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
+
+
+def test_only_what_a_replacement_word_is_next_to_is_named_replaced(
+    write: WriteFn, team: Path
+) -> None:
+    _filler(write)
+    for n in range(30):  # enough records that a name in three of them is still rare
+        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
+    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
+    far = (
+        "By adding Jenkins plugins to the platform, we need to understand how we can keep the "
+        "underlying build machines for them standard and replaceable."
+    )
+    write("021-build-plugins.md", _record(21, "Build plugins", "2020-01-01", far))
+    near = "We will decommission our Jenkins servers once the move has been completed."
+    write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", near))
+    assert _proposals(team, "names-replaced") == [("team:020", "team:022")]

@@ -325,6 +325,31 @@ def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     return {t for t in rare if body.get(t, 0) >= SUBJECT_MIN_MENTIONS}
 
 
+NAMED_WITHIN = 4  # words between a replacement word and the subject it names, at most
+
+
+def _near_drop_words(sentence: str) -> set[str]:
+    """The terms of the words at most ``NAMED_WITHIN`` words from a word saying something
+    gives way ("decommission our Concourse pipelines", "ElasticSearch due for retirement"):
+    what the sentence says is replaced, not what it mentions further off ("by introducing
+    Lambda, we ... treat the infrastructure as standard and replaceable")."""
+    spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
+    drops = [(m.start(), m.end()) for m in _DROP_WORDS.finditer(sentence)]
+    if not drops:
+        return set()
+    near: set[str] = set()
+    for start, end in drops:
+        first = next((i for i, (_, e) in enumerate(spans) if e > start), len(spans))
+        last = max((i for i, (s, _) in enumerate(spans) if s < end), default=first)
+        low, high = max(0, first - NAMED_WITHIN - 1), min(len(spans), last + NAMED_WITHIN + 2)
+        for a, b in spans[low:high]:
+            near.update(terms(sentence[a:b]))
+    return near
+
+
+_SENTENCE_WORD = re.compile(r"[^\s]+")
+
+
 def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
     all_subjects = {r.key: _subjects(ctx, r) for r in ctx.records}
     for record in ctx.records:
@@ -340,9 +365,9 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
         for sentence in _SENTENCE.split(record.body):
             if not _DROP_WORDS.search(sentence) or _HEDGE.search(sentence):
                 continue
-            words = term_counts(sentence).keys()
+            near = _near_drop_words(sentence)
             for other in earlier:
-                named = subjects[other.key] & words
+                named = subjects[other.key] & near
                 if named:
                     evidence = (
                         f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"
