@@ -92,3 +92,20 @@ def test_a_question_in_verbs_meets_a_title_in_nouns() -> None:
         ]
     )
     assert index.search("What replaced Mongo?")[0].doc == "replacement"
+
+
+def test_a_compound_counts_once_however_it_is_written() -> None:
+    """The question's "cross-account" is the record's "cross account": the words count,
+    and written joined they only add a bonus, so the idea does not count twice."""
+    index = TermIndex.build(
+        [
+            ("split", {"title": "Cross account encryption with KMS"}),
+            ("joined", {"title": "Cross-account network access", "body": "Routing tables."}),
+            ("other", {"title": "Backups", "body": "Nightly snapshots of every account."}),
+        ]
+    )
+    hits = index.search("Where is cross-account encryption?")
+    assert hits[0].doc == "split" and hits[0].coverage == 1.0
+    weights, origin = index.expanded_weights("cross-account encryption")
+    assert origin == {"cross-account": "cross"}
+    assert weights["cross-account"] == index.idf("cross-account") * 0.5

@@ -303,11 +303,14 @@ class TermIndex:
     ) -> tuple[dict[str, float], dict[str, str]]:
         """Query terms with their IDF, and the index's own words for those it lacks.
 
-        A compound the index does not know (``build-and-release``) counts by its parts
-        only; a word it does not know is matched to the indexed words it begins (``cert``
-        -> ``certificat``) or that begin it; an abbreviation a document defines brings the
-        words it stands for. Added words weigh ``expansion`` of their IDF. The
-        second mapping says which query word each added word stands in for.
+        A compound counts by its parts (the question's "cross-account" is the record's
+        "cross account"): one the index does not know (``build-and-release``) only by them,
+        one it knows also as an added word standing in for its rarest part, so the records
+        that write it joined rank higher without the idea counting twice. A word it does not
+        know is matched to the indexed words it begins (``cert`` -> ``certificat``) or that
+        begin it; an abbreviation a document defines brings the words it stands for. Added
+        words weigh ``expansion`` of their IDF. The second mapping says which query word
+        each added word stands in for.
         """
         found = self._expanded.get((text, expansion))
         if found is None:  # one question asks for them several times: kept a while
@@ -321,8 +324,14 @@ class TermIndex:
         origin: dict[str, str] = {}
         for term in dict.fromkeys(terms(text)):
             known = term in self.postings
-            if not known and _COMPOUND.search(term):
-                continue
+            if _COMPOUND.search(term):
+                if not known:
+                    continue
+                parts = [p for p in terms(term)[1:] if p in self.postings]
+                if parts:  # the words count; written joined, they are a bonus
+                    weights[term] = self.idf(term) * expansion
+                    origin[term] = max(parts, key=self.idf)
+                    continue
             weights[term] = self.idf(term)
             extra = list(self.aliases.get(term, ()))
             if not known:
