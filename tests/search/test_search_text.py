@@ -109,3 +109,29 @@ def test_a_compound_counts_once_however_it_is_written() -> None:
     weights, origin = index.expanded_weights("cross-account encryption")
     assert origin == {"cross-account": "cross"}
     assert weights["cross-account"] == index.idf("cross-account") * 0.5
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("centralise", "centralize"),
+        ("centralised", "centralized"),
+        ("organisation", "organization"),
+        ("analyse", "analyze"),
+        ("behaviour", "behavior"),
+        ("favours", "favors"),
+    ],
+)
+def test_british_and_american_spellings_meet(british: str, american: str) -> None:
+    assert stem(british) == stem(american)
+
+
+def test_an_american_question_finds_a_british_record() -> None:
+    index = TermIndex.build(
+        [
+            ("mysql", {"title": "Centralise MySQL databases"}),
+            ("postgres", {"title": "Postgres databases", "body": "Each app keeps its own."}),
+        ]
+    )
+    assert index.search("Should we centralize our databases?")[0].doc == "mysql"
+    assert stem("hours") == "hour" and stem("status") == "status"  # short and -is words stay

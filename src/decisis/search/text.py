@@ -251,10 +251,27 @@ def _doubled(word: str) -> bool:
     return len(word) > 3 and word[-2] == last and last not in "aeioulsz"
 
 
+# British spellings in their American form, so that "centralise" meets "centralize" and
+# "behaviour" meets "behavior" (records and questions are often written on either side).
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|er|ers|ation|ations)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})ys(e|ed|es|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|able|ite|ites)?$"), r"or\1"),
+)
+
+
+def _american(word: str) -> str:
+    for pattern, replacement in _BRITISH:
+        word = pattern.sub(replacement, word)
+    return word
+
+
 def stem(word: str) -> str:
-    """Strip common English inflections so that forms of one word meet."""
+    """Strip common English inflections so that forms of one word meet (and British and
+    American spellings: "centralised" and "centralized")."""
     if len(word) <= 3 or not word.isalpha():
         return word
+    word = _american(word)
     for suffix, replacement in (
         ("ies", "y"),
         ("sses", "ss"),
