@@ -101,3 +101,18 @@ def test_only_what_a_replacement_word_is_next_to_is_named_replaced(
     near = "We will decommission our Jenkins servers once the move has been completed."
     write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", near))
     assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
+
+
+def test_what_takes_over_is_not_named_replaced(write: WriteFn, team: Path) -> None:
+    _filler(write)
+    for n in range(60):  # enough records that a name in four of them is still rare
+        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
+    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
+    takes_over = "We remove the build proxy and accept the Jenkins agents as its replacement."
+    write("021-remove-build-proxy.md", _record(21, "Remove build proxy", "2020-01-01", takes_over))
+    moving = "We are migrating to Jenkins pipelines for every team."
+    write("022-more-pipelines.md", _record(22, "More pipelines", "2020-06-01", moving))
+    replaced = "Jenkins is being replaced by hosted runners."
+    write("023-hosted-runners.md", _record(23, "Hosted runners", "2021-01-01", replaced))
+    assert _proposals(team, "names-replaced") == [("team:020", "team:023")]

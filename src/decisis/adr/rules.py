@@ -341,10 +341,21 @@ def _near_drop_words(sentence: str) -> set[str]:
     for start, end in drops:
         first = next((i for i, (_, e) in enumerate(spans) if e > start), len(spans))
         last = max((i for i, (s, _) in enumerate(spans) if s < end), default=first)
-        low, high = max(0, first - NAMED_WITHIN - 1), min(len(spans), last + NAMED_WITHIN + 2)
+        # "the ELBs as its replacement", "replaced by X", "migrating to X": X is the new
+        # thing, so only what the other side names was replaced
+        before = not _NEW_BEFORE.search(sentence[: end + 12][-40:])
+        after = not _NEW_AFTER.match(sentence, start)
+        low = max(0, first - NAMED_WITHIN - 1) if before else first
+        high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
         for a, b in spans[low:high]:
             near.update(terms(sentence[a:b]))
     return near
+
+
+_NEW_BEFORE = re.compile(r"\bas\s+(?:its|their|the|a|an|our)\s+replacement", re.IGNORECASE)
+_NEW_AFTER = re.compile(
+    r"(?:replac|migrat|mov|switch)\w*\s+(?:(?:by|with|to|over\s+to|on\s+to)\b)", re.IGNORECASE
+)
 
 
 _SENTENCE_WORD = re.compile(r"[^\s]+")
