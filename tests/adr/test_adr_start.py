@@ -118,3 +118,18 @@ def test_only_whole_words_that_name_the_team_leave_the_question(tmp_path: Path) 
             "Does the still run the ph-sync tool for the ledger?"
         )
         assert without_folder_name(view, question, None) == question
+
+
+def test_the_date_line_of_a_record_is_not_its_content(tmp_path: Path) -> None:
+    """Every record has a "Date:" line; indexed, it would make "date" a word of every record,
+    and a question about keeping things up to date could not find the record about it."""
+    team = tmp_path / "team"
+    _record(team, "001-modules.md", "1. Keep Terraform modules up to date", "Renovate bumps them.")
+    _record(team, "002-layout.md", "2. Terraform module layout", "One folder per Terraform module.")
+    _record(team, "003-queues.md", "3. Use SQS queues", "Services use SQS queues.")
+    with decisis.open("memory://") as g:
+        ingest(g, team)
+        view = view_of(g)
+        assert view.index.idf("date") > view.index.idf("terraform")
+        points = start_points(g, view, "How are our Terraform modules kept up to date?")
+        assert points.fused[0].doc == "team:001"

@@ -9,6 +9,7 @@ records whose text changed (see ``docs/benchmarks.md`` for the costs).
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,12 +61,18 @@ def _invert(text: str) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in text)
 
 
+# A record's "Date: 2019-06-01" line is metadata (``decisis.adr.dates`` reads it): left in
+# the body, every record would hold the word "date" and a question about keeping things
+# "up to date" could not tell the record about it from any other.
+_DATE_LINE = re.compile(r"^[ \t>*_-]*date[*_]*[ \t]*:[^\n]*$", re.IGNORECASE | re.MULTILINE)
+
+
 def _fields(node: Node, asked: list[str]) -> dict[str, str]:
     meta = node.metadata
     fields = {
         "title": node.label,
         "decision": node.rationale or "",
-        "body": str(meta.get("text") or ""),
+        "body": _DATE_LINE.sub("", str(meta.get("text") or "")),
     }
     if asked:  # questions a correction resolved to this record: their words now find it
         fields["questions"] = "\n".join(asked)
