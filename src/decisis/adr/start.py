@@ -25,7 +25,7 @@ from decisis.graph import Graph
 from decisis.search.fulltext import fulltext_rank
 from decisis.search.fusion import Fused, fuse
 from decisis.search.glossary import spelled_both_ways
-from decisis.search.terms import Scored
+from decisis.search.terms import Scored, TermIndex
 from decisis.search.text import terms, words
 
 __all__ = ["VOTER_WEIGHTS", "StartPoints", "start_points"]
@@ -163,10 +163,28 @@ def _term_votes(view: AdrView, asked: str, folder: str | None) -> list[Scored]:
     return hits[:DEPTH]
 
 
+def _covers(index: TermIndex, doc: str, asked: set[str]) -> float:
+    """The share of remembered question ``doc``'s weight that the words ``asked`` match:
+    with the share of the new question's weight it matches (the search's coverage), it
+    says whether the two are nearly the same question, not one inside the other ("How are
+    MP users given access to AWS accounts?" holds most of "Should a new MP application
+    get its own AWS account?", but not the other way round)."""
+    slot = index.slot(doc)
+    if slot is None:
+        return 0.0
+    own = {t: index.idf(t) for t in index.vectors[slot]}
+    total = sum(own.values())
+    return sum(w for t, w in own.items() if t in asked) / total if total else 0.0
+
+
 def _question_votes(view: AdrView, question: str) -> tuple[list[str], Scored | None]:
     """Keys that remembered questions like this one were resolved to, and the closest one."""
+    index = view.question_index
+    asked = set(index.query_weights(question))
     hits = [
-        h for h in view.question_index.search(question, limit=5) if h.coverage >= QUESTION_MATCH
+        h
+        for h in index.search(question, limit=5)
+        if h.coverage >= QUESTION_MATCH and _covers(index, h.doc, asked) >= QUESTION_MATCH
     ]
     if hits:
         from decisis.adr.vectors import question_similarities
