@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from decisis.adr import read_folder
 from decisis.adr.rules import propose_links
 
@@ -38,6 +40,16 @@ def _filler(write: WriteFn) -> None:
         )
 
 
+def _jenkins_and_notes(write: WriteFn, notes: int) -> None:
+    """Record 020 "Use Jenkins", which names Jenkins three times, among enough other records
+    (``notes`` of them) that "jenkins" stays a rare word when a few later records use it."""
+    _filler(write)
+    for n in range(notes):
+        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
+    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
+
+
 def test_a_later_record_titled_after_what_an_earlier_one_turned_down(
     write: WriteFn, team: Path
 ) -> None:
@@ -67,48 +79,33 @@ def test_lowercase_common_words_after_rather_than_are_not_names(write: WriteFn, 
     assert _proposals(team, "chooses-turned-down") == []
 
 
-def test_a_sentence_that_only_weighs_a_switch_names_nothing_replaced(
-    write: WriteFn, team: Path
+@pytest.mark.parametrize(
+    ("passed_over", "named"),
+    [
+        (  # a sentence that only weighs a switch names nothing replaced
+            "There's a case for switching away from Jenkins, if the teams adopt something else. "
+            "Moving off Jenkins could be possible later.",
+            "We are replacing Jenkins with hosted runners.",
+        ),
+        (  # only what a replacement word is next to is named replaced
+            "By adding Jenkins plugins to the platform, we need to understand how we can keep "
+            "the underlying build machines for them standard and replaceable.",
+            "We will decommission our Jenkins servers once the move has been completed.",
+        ),
+    ],
+    ids=["only-weighs", "too-far"],
+)
+def test_names_replaced_reads_sentences_that_replace_what_they_name(
+    write: WriteFn, team: Path, passed_over: str, named: str
 ) -> None:
-    _filler(write)
-    for n in range(30):  # enough records that a name in three of them is still rare
-        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
-    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
-    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
-    weighs = (
-        "There's a case for switching away from Jenkins, if the teams adopt something else. "
-        "Moving off Jenkins could be possible later."
-    )
-    write("021-build-caches.md", _record(21, "Build caches", "2020-01-01", weighs))
-    decides = "We are replacing Jenkins with hosted runners."
-    write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", decides))
-    assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
-
-
-def test_only_what_a_replacement_word_is_next_to_is_named_replaced(
-    write: WriteFn, team: Path
-) -> None:
-    _filler(write)
-    for n in range(30):  # enough records that a name in three of them is still rare
-        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
-    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
-    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
-    far = (
-        "By adding Jenkins plugins to the platform, we need to understand how we can keep the "
-        "underlying build machines for them standard and replaceable."
-    )
-    write("021-build-plugins.md", _record(21, "Build plugins", "2020-01-01", far))
-    near = "We will decommission our Jenkins servers once the move has been completed."
-    write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", near))
+    _jenkins_and_notes(write, notes=30)
+    write("021-build-plugins.md", _record(21, "Build plugins", "2020-01-01", passed_over))
+    write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", named))
     assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
 
 
 def test_what_takes_over_is_not_named_replaced(write: WriteFn, team: Path) -> None:
-    _filler(write)
-    for n in range(60):  # enough records that a name in four of them is still rare
-        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
-    old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
-    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
+    _jenkins_and_notes(write, notes=60)
     takes_over = "We remove the build proxy and accept the Jenkins agents as its replacement."
     write("021-remove-build-proxy.md", _record(21, "Remove build proxy", "2020-01-01", takes_over))
     moving = "We are migrating to Jenkins pipelines for every team."
