@@ -135,3 +135,18 @@ def test_an_american_question_finds_a_british_record() -> None:
     )
     assert index.search("Should we centralize our databases?")[0].doc == "mysql"
     assert stem("hours") == "hour" and stem("status") == "status"  # short and -is words stay
+
+
+@pytest.mark.parametrize(
+    ("noun", "verb"),
+    [
+        ("rotation", "rotated"),
+        ("automation", "automated"),
+        ("authentication", "authenticate"),
+        ("propagation", "propagate"),
+        ("allocation", "allocated"),
+    ],
+)
+def test_a_noun_in_ation_meets_its_verb(noun: str, verb: str) -> None:
+    assert stem(noun) == stem(verb)
+    assert stem("station") == "station"  # too short a stem to lose "ation"

@@ -239,6 +239,7 @@ STOP_WORDS = frozenset(
 )
 
 
+_MIN_ATION_STEM = 3  # "rotation" -> "rotate", "creation" -> "create"; "station" stays
 _MIN_MENT_STEM = 5  # "deployment" -> "deploy", but "document", "comment" stay whole
 _DOUBLING = frozenset({"ing", "ed", "edly"})  # suffixes that double a final consonant
 
@@ -291,6 +292,8 @@ def stem(word: str) -> str:
             break
     if word.endswith("ment") and len(word) >= _MIN_MENT_STEM + 4:  # "replacement": "replace"
         word = word[:-4]
+    elif word.endswith("ation") and len(word) >= _MIN_ATION_STEM + 5:  # "rotation": "rotate"
+        word = word[:-5] + "ate"
     if word.endswith("e") and len(word) > 4:
         word = word[:-1]
     return word
