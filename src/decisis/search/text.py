@@ -261,7 +261,16 @@ _BRITISH = (
 )
 
 
+_BRITISH_ENDINGS = tuple(
+    [f"is{e}" for e in ("e", "ed", "es", "ing", "er", "ers", "ation", "ations")]
+    + [f"ys{e}" for e in ("e", "ed", "es", "ing")]
+    + [f"our{e}" for e in ("", "s", "ed", "ing", "able", "ite", "ites")]
+)  # what the patterns above can match: most words end otherwise and skip them
+
+
 def _american(word: str) -> str:
+    if not word.endswith(_BRITISH_ENDINGS):
+        return word
     for pattern, replacement in _BRITISH:
         word = pattern.sub(replacement, word)
     return word
