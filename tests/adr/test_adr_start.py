@@ -133,3 +133,16 @@ def test_the_date_line_of_a_record_is_not_its_content(tmp_path: Path) -> None:
         assert view.index.idf("date") > view.index.idf("terraform")
         points = start_points(g, view, "How are our Terraform modules kept up to date?")
         assert points.fused[0].doc == "team:001"
+
+
+def test_a_question_naming_a_team_starts_among_its_records(tmp_path: Path) -> None:
+    """A question "Does the Payments Hub use Kafka?" is about the hub's decisions: the search
+    team's Kafka record matches its words better, but the hub's queue record answers it."""
+    _two_teams(tmp_path / "adrs")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        view = view_of(g)
+        named = start_points(g, view, "Does the Payments Hub use Kafka queues?")
+        unnamed = start_points(g, view, "Do we use Kafka queues?")
+    assert named.fused[0].doc == "payments-hub:001"
+    assert unnamed.fused[0].doc == "search-team:001"

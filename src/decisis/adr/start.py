@@ -5,7 +5,8 @@ Each voter ranks record keys; ``fuse`` adds the votes. The terms vote is BM25 ov
 weighted fields with the query expanded from the records themselves (abbreviations they
 define, completions of words they lack; ``decisis.search.terms``), and a question that
 names one folder ("… on the Modernisation Platform", "MP") boosts that folder's records
-(the folder's words come from its name, checked against its records' vocabulary).
+and starts among them when any matches (the folder's words come from its name, checked
+against its records' vocabulary).
 Besides the ranking, the evidence that the question is answered at all is kept (how
 much of the question's distinctive weight the best record covers, its cosine with the
 question, how close a remembered question is), for abstaining in ``decisis.adr.answer``.
@@ -48,7 +49,9 @@ VECTOR_WEIGHT = 0.0
 DEPTH = 20
 # A question naming one team's folder ("… on the Modernisation Platform") multiplies the terms
 # score of that folder's records by 1 + FOLDER_BOOST, and the naming words leave the content
-# (``without_folder_name``); 0.5 chosen with topics held out, as the other weights.
+# (``without_folder_name``); 0.5 chosen with topics held out, as the other weights. The
+# fused ranking then puts that folder's records first (``_named_team_first``), so the boost
+# orders them among themselves and among the rest.
 FOLDER_BOOST = 0.5
 FOLDER_SHARE = 0.6  # a folder-name word names the folder when this share of its records is there
 QUESTION_MATCH = 0.6  # share of a question's weight a remembered question must cover
@@ -213,6 +216,19 @@ def _blend(scored: list[Scored], vectors: Mapping[str, float]) -> list[str]:
     return sorted(blended, key=lambda k: (-blended[k], k))[:DEPTH]
 
 
+def _named_team_first(view: AdrView, fused: list[Fused], folder: str) -> list[Fused]:
+    """``fused`` with the records of the team the question names first (and any a
+    remembered question vouches for), each group in its order: "Do we use Vault for
+    secrets on GOV.UK?" is about GOV.UK's decisions, so another team's record that
+    matches better in words (one that weighed Vault) is not where it starts. When no
+    record of the team matches, the order is left as it is."""
+    first = [f for f in fused if "questions" in f.votes or view.meta(f.doc).get("folder") == folder]
+    if not first:
+        return fused
+    chosen = {f.doc for f in first}
+    return first + [f for f in fused if f.doc not in chosen]
+
+
 def _in_scope(
     view: AdrView, question: str, fused: list[Fused]
 ) -> tuple[list[Fused], dict[str, list[str]]]:
@@ -243,7 +259,10 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     remembered, closest = _question_votes(view, question)
     if remembered:
         rankings["questions"] = remembered
-    fused, excluded = _in_scope(view, asked, fuse(rankings, VOTER_WEIGHTS, limit=DEPTH))
+    fused = fuse(rankings, VOTER_WEIGHTS, limit=DEPTH)
+    if folder is not None:
+        fused = _named_team_first(view, fused, folder)
+    fused, excluded = _in_scope(view, asked, fused)
     points = StartPoints(fused, excluded=excluded)
     points.coverage = {s.doc: s.coverage for s in scored}
     points.term_scores = {s.doc: s.score for s in scored}
