@@ -333,14 +333,15 @@ def _near_drop_words(sentence: str) -> set[str]:
     gives way ("decommission our Concourse pipelines", "ElasticSearch due for retirement"):
     what the sentence says is replaced, not what it mentions further off ("by introducing
     Lambda, we ... treat the infrastructure as standard and replaceable")."""
-    spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
     drops = [(m.start(), m.end()) for m in _DROP_WORDS.finditer(sentence)]
     if not drops:
         return set()
+    spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
+    starts, ends = [a for a, _ in spans], [b for _, b in spans]
     near: set[str] = set()
     for start, end in drops:
-        first = next((i for i, (_, e) in enumerate(spans) if e > start), len(spans))
-        last = max((i for i, (s, _) in enumerate(spans) if s < end), default=first)
+        first = bisect.bisect_right(ends, start)  # the word the replacement word begins in
+        last = max(first, bisect.bisect_left(starts, end) - 1)  # ... and the one it ends in
         # "the ELBs as its replacement", "replaced by X", "migrating to X": X is the new
         # thing, so only what the other side names was replaced
         before = not _NEW_BEFORE.search(sentence[: end + 12][-40:])
