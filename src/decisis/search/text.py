@@ -253,26 +253,22 @@ def _doubled(word: str) -> bool:
 
 
 # British spellings in their American form, so that "centralise" meets "centralize" and
-# "behaviour" meets "behavior" (records and questions are often written on either side).
+# "behaviour" meets "behavior" (records and questions are often written on either side):
+# a British piece, its American one, and the endings it is found before, after at least
+# three letters ("organisation", not "raise").
 _BRITISH = (
-    (re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|er|ers|ation|ations)$"), r"iz\1"),
-    (re.compile(r"(?<=[a-z]{3})ys(e|ed|es|ing)$"), r"yz\1"),
-    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|able|ite|ites)?$"), r"or\1"),
+    ("is", "iz", ("e", "ed", "es", "ing", "er", "ers", "ation", "ations")),
+    ("ys", "yz", ("e", "ed", "es", "ing")),
+    ("our", "or", ("", "s", "ed", "ing", "able", "ite", "ites")),
 )
 
 
-_BRITISH_ENDINGS = tuple(
-    [f"is{e}" for e in ("e", "ed", "es", "ing", "er", "ers", "ation", "ations")]
-    + [f"ys{e}" for e in ("e", "ed", "es", "ing")]
-    + [f"our{e}" for e in ("", "s", "ed", "ing", "able", "ite", "ites")]
-)  # what the patterns above can match: most words end otherwise and skip them
-
-
 def _american(word: str) -> str:
-    if not word.endswith(_BRITISH_ENDINGS):
-        return word
-    for pattern, replacement in _BRITISH:
-        word = pattern.sub(replacement, word)
+    for british, american, endings in _BRITISH:
+        for ending in endings:
+            tail = british + ending
+            if word.endswith(tail) and len(word) - len(tail) >= 3:
+                return word[: len(word) - len(tail)] + american + ending
     return word
 
 
