@@ -338,13 +338,14 @@ def _near_drop_words(sentence: str) -> set[str]:
         return set()
     spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
     starts, ends = [a for a, _ in spans], [b for _, b in spans]
+    takes_over = [m.span() for m in _NEW_BEFORE.finditer(sentence)]
     near: set[str] = set()
     for start, end in drops:
         first = bisect.bisect_right(ends, start)  # the word the replacement word begins in
         last = max(first, bisect.bisect_left(starts, end) - 1)  # ... and the one it ends in
         # "the ELBs as its replacement", "replaced by X", "migrating to X": X is the new
         # thing, so only what the other side names was replaced
-        before = not _NEW_BEFORE.search(sentence[: end + 12][-40:])
+        before = not any(a <= start < b for a, b in takes_over)
         after = not _NEW_AFTER.match(sentence, start)
         low = max(0, first - NAMED_WITHIN - 1) if before else first
         high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
@@ -375,9 +376,9 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
         own = term_counts(record.title).keys()
         subjects = {r.key: all_subjects[r.key] - own for r in earlier}
         for sentence in _SENTENCE.split(record.body):
-            if not _DROP_WORDS.search(sentence) or _HEDGE.search(sentence):
+            near = _near_drop_words(sentence)  # empty without a replacement word
+            if not near or _HEDGE.search(sentence):
                 continue
-            near = _near_drop_words(sentence)
             for other in earlier:
                 named = subjects[other.key] & near
                 if named:
