@@ -14,7 +14,6 @@ together when the block ends.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, Self
@@ -25,6 +24,7 @@ from decisis.model import Edge, Event, EventDraft, EventKind, Node
 from decisis.model.events import check_payload
 from decisis.model.validation import check_enum
 from decisis.stores.fold import GraphState, apply
+from decisis.stores.prefixes import common_prefix, sorted_neighbours
 
 __all__ = ["Batch"]
 
@@ -174,9 +174,8 @@ class Batch(Graph):
         added = sorted(self._added)
         for record_id, prefix in short.items():
             wanted = record_id.lower()
-            at = bisect_left(added, wanted)
-            near = [added[i] for i in (at - 1, at, at + 1) if 0 <= i < len(added)]
-            shared = max((_common(wanted, n) for n in near if n != wanted), default=0)
+            near = sorted_neighbours(added, wanted)
+            shared = max((common_prefix(wanted, n) for n in near), default=0)
             if shared >= len(prefix):
                 short[record_id] = record_id[: shared + 1]
         return short
@@ -222,16 +221,6 @@ def _added_ids(changes: Iterable[EventDraft]) -> Iterator[str]:
             yield payload["node"]["id"]
         elif change.kind in (EventKind.EDGE_ADDED, EventKind.SUPERSEDED):
             yield payload["edge"]["id"]
-
-
-def _common(a: str, b: str) -> int:
-    """How many leading characters ``a`` and ``b`` share."""
-    length = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        length += 1
-    return length
 
 
 def _put(state: GraphState, record: Node | Edge) -> None:

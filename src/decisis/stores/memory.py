@@ -46,9 +46,15 @@ from decisis.model import (
 )
 from decisis.model.ids import is_id_prefix
 from decisis.model.validation import check_confidence, check_enum
+from decisis.stores import prefixes
 from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
-from decisis.stores.checks import check_aware, check_non_negative
+from decisis.stores.checks import (
+    check_aware,
+    check_direction,
+    check_edge_types,
+    check_non_negative,
+)
 from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.memory_vectors import MemoryVectors, VectorMethods
 
@@ -289,14 +295,9 @@ class MemoryStore(VectorMethods):
         """Each id's shortest prefix (at least ``min_length``) unique among the graph's ids."""
         with self._lock:
             known = self._all_ids(graph)
-        out: dict[str, str] = {}
-        for record_id in ids:
-            wanted = record_id.lower()
-            at = bisect.bisect_left(known, wanted)
-            neighbours = [known[i] for i in (at - 1, at, at + 1) if 0 <= i < len(known)]
-            shared = max((_common(wanted, n) for n in neighbours if n != wanted), default=0)
-            out[record_id] = record_id[: min(len(record_id), max(min_length, shared + 1))]
-        return out
+        return prefixes.short_ids(
+            ids, min_length, lambda key: prefixes.sorted_neighbours(known, key)
+        )
 
     def nodes(
         self,
@@ -340,11 +341,11 @@ class MemoryStore(VectorMethods):
     ) -> list[Edge]:
         """Edges ordered by id; with ``node``, those leaving it, entering it, or both."""
         check_aware(as_of, "as_of")
-        if direction is not None:
-            _check_direction(direction)
+        check_direction(direction, optional=True)
         if direction is not None and node is None:
             raise InvalidInput("direction", "needs a node to be relative to", "a node id")
-        type_set = None if types is None else {check_enum(EdgeType, t, "edge type") for t in types}
+        checked = check_edge_types(types)
+        type_set = None if checked is None else set(checked)
         with self._lock:
             state = self._graph(graph).state
             found = [
@@ -372,7 +373,7 @@ class MemoryStore(VectorMethods):
         among equal-depth parents the smallest id is ``via``, then the smallest edge type.
         ``as_of`` does not apply to ``start`` (a tombstone does)."""
         with self._lock:
-            _check_direction(direction)
+            check_direction(direction)
             walk = self._walk(
                 graph, [start], edge_types=edge_types, max_depth=max_depth, as_of=as_of
             )
@@ -477,9 +478,8 @@ class MemoryStore(VectorMethods):
         """Check a traversal's arguments (``ends`` must exist) and return its view."""
         check_aware(as_of, "as_of")
         check_non_negative(max_depth, "max_depth")
-        types = None
-        if edge_types is not None:
-            types = frozenset(check_enum(EdgeType, t, "edge type") for t in edge_types)
+        checked = check_edge_types(edge_types)
+        types = None if checked is None else frozenset(checked)
         state = self._graph(graph).state
         for node_id in ends:
             if node_id not in state.nodes:
@@ -564,21 +564,6 @@ class _Walk:
                 and self.shows(edge.target)
             ):
                 yield (edge.target if direction == "out" else edge.source), edge.type
-
-
-def _check_direction(direction: object) -> None:
-    if direction not in ("in", "out"):
-        raise InvalidInput("direction", f"unknown value {direction!r}", ["in", "out"])
-
-
-def _common(a: str, b: str) -> int:
-    """Length of the common prefix of two ids."""
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _visible(record: Node | Edge, as_of: datetime | None, include_tombstoned: bool) -> bool:

@@ -7,10 +7,11 @@ one statement in its own dialect and hands them to ``short_ids`` here.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-__all__ = ["probed_short_ids", "short_ids"]
+__all__ = ["common_prefix", "probed_short_ids", "short_ids", "sorted_neighbours"]
 
 Neighbours = Callable[[str], Iterable[str | None]]
 
@@ -21,7 +22,8 @@ class _Runs(Protocol):
     def execute(self, sql: str, params: dict[str, Any], /) -> Any: ...
 
 
-def _common_prefix(a: str, b: str) -> int:
+def common_prefix(a: str, b: str) -> int:
+    """How many leading characters ``a`` and ``b`` share."""
     n = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -36,10 +38,17 @@ def short_ids(ids: Sequence[str], min_length: int, neighbours: Neighbours) -> di
     out: dict[str, str] = {}
     for record_id in ids:
         key = record_id.lower()
-        shared = max((_common_prefix(key, n) for n in neighbours(key) if n is not None), default=0)
+        shared = max((common_prefix(key, n) for n in neighbours(key) if n is not None), default=0)
         length = min(max(min_length, shared + 1), len(record_id))
         out[record_id] = record_id[:length]
     return out
+
+
+def sorted_neighbours(known: Sequence[str], key: str) -> list[str]:
+    """The ids next to where ``key`` sorts in ``known`` (sorted), ``key`` itself left out:
+    the only ones that can share the most characters with it."""
+    at = bisect.bisect_left(known, key)
+    return [known[i] for i in (at - 1, at, at + 1) if 0 <= i < len(known) and known[i] != key]
 
 
 def probed_short_ids(
