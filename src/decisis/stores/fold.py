@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from decisis.errors import Conflict, CycleError, DecisisError, InvalidInput, NotFound
@@ -60,9 +61,10 @@ __all__ = ["GraphState", "apply", "canonical_draft", "checked_changes"]
 
 def canonical_draft(
     graph: str, seq: int, draft: EventDraft
-) -> tuple[bytes, EventKind, dict[str, Any]]:
-    """The draft's canonical bytes, and its kind and payload as they read back from them:
-    every store folds what the ledger will hold, so all refuse the same drafts alike."""
+) -> tuple[bytes, EventKind, dict[str, Any], datetime]:
+    """The draft's canonical bytes, and its kind, payload and time as they read back from
+    them: every store folds what the ledger will hold, so all refuse the same drafts alike,
+    and returns the time as storage gives it back (UTC)."""
     kind = check_enum(EventKind, draft.kind, "kind")
     try:
         raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
@@ -70,8 +72,8 @@ def canonical_draft(
         if isinstance(exc, DecisisError):
             raise
         raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
-    payload: dict[str, Any] = json.loads(raw)["payload"]
-    return raw, kind, payload
+    document = json.loads(raw)
+    return raw, kind, document["payload"], parse_time(document["at"], "at")
 
 
 @dataclass

@@ -41,7 +41,6 @@ from decisis.model import (
     Node,
     NodeStatus,
     NodeType,
-    format_time,
     parse_time,
 )
 from decisis.model.ids import is_id_prefix
@@ -201,10 +200,9 @@ class MemoryStore(VectorMethods):
         new: list[Event] = []
         for draft in drafts:
             seq += 1
-            raw, kind, payload = canonical_draft(graph, seq, draft)
+            raw, kind, payload, at = canonical_draft(graph, seq, draft)
             apply(data.state, kind, payload)
             checksum = chain_checksum(raw, prev)
-            at = parse_time(format_time(draft.at))  # as storage gives it back: UTC
             new.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
             prev = checksum
         return new

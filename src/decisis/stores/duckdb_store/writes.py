@@ -12,13 +12,12 @@ some).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import duckdb
 
 from decisis.ledger import chain_checksum
-from decisis.model import Event, EventDraft, EventKind, Node, format_time, parse_time
+from decisis.model import Event, EventDraft, EventKind, Node, format_time
 from decisis.stores.dbapi_writes import Dialect, apply, read_head
 from decisis.stores.duckdb_store.rows import EVENT_COLUMNS, canonical_json, event_from_row
 from decisis.stores.duckdb_store.schema import index_node
@@ -75,10 +74,9 @@ def append(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
     events: list[Event] = []
     for draft in drafts:
         seq += 1
-        raw, kind, payload = canonical_draft(graph, seq, draft)
+        raw, kind, payload, at = canonical_draft(graph, seq, draft)
         apply(conn, _DIALECT, graph, kind, payload, draft.entity)
         prev, checksum = checksum, chain_checksum(raw, checksum)
-        at = parse_time(json.loads(raw)["at"], "at")
         row = (graph, seq, kind.value, draft.entity, canonical_json(payload), format_time(at))
         conn.execute(_INSERT_LEDGER, (*row, prev, checksum))
         events.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))

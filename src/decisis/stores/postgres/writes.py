@@ -44,7 +44,6 @@ keys (its conflict arbiters and the foreign-key checks).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -54,12 +53,11 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg.pq import TransactionStatus
 
-from decisis.errors import DecisisError, InvalidInput, NotFound, StoreError
-from decisis.ledger import GENESIS, canonical_bytes, chain_checksum
+from decisis.errors import NotFound, StoreError
+from decisis.ledger import GENESIS, chain_checksum
 from decisis.model import Edge, EdgeType, Event, EventDraft, EventKind, Node, parse_time
 from decisis.model.ids import ID_ALPHABET, ID_LENGTH
-from decisis.model.validation import check_enum
-from decisis.stores.fold import GraphState, apply
+from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.postgres.rows import (
     EDGE_COLUMNS,
     EDGE_FIELDS,
@@ -217,7 +215,7 @@ def append(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
     events: list[Event] = []
     for draft in drafts:
         seq += 1
-        raw, kind, payload, at = _canonical(graph, seq, draft)
+        raw, kind, payload, at = canonical_draft(graph, seq, draft)
         _fold(state, kind, payload, graph)
         prev, checksum = checksum, chain_checksum(raw, checksum)
         events.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
@@ -318,22 +316,6 @@ def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
             state.out_edges[edge.source].append(edge.id)
             state.in_edges[edge.target].append(edge.id)
     return int(row[0]), str(row[1]), state
-
-
-def _canonical(
-    graph: str, seq: int, draft: EventDraft
-) -> tuple[bytes, EventKind, dict[str, Any], datetime]:
-    """The draft's canonical bytes, and its kind, payload and time as they read back from
-    them (the memory store does the same, so both refuse the same drafts the same way)."""
-    kind = check_enum(EventKind, draft.kind, "kind")
-    try:
-        raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, DecisisError):
-            raise
-        raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
-    document = json.loads(raw)
-    return raw, kind, document["payload"], parse_time(document["at"], "at")
 
 
 def _fold(state: GraphState, kind: EventKind, payload: dict[str, Any], graph: str) -> None:

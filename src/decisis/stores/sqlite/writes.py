@@ -54,7 +54,7 @@ def append(conn: sqlite3.Connection, graph: str, drafts: Sequence[EventDraft]) -
     first = seq + 1
     for draft in drafts:
         seq += 1
-        raw, kind, payload = canonical_draft(graph, seq, draft)
+        raw, kind, payload, at = canonical_draft(graph, seq, draft)
         apply(conn, _DIALECT, graph, kind, payload, draft.entity)
         prev, checksum = checksum, chain_checksum(raw, checksum)
         conn.execute(
@@ -66,7 +66,7 @@ def append(conn: sqlite3.Connection, graph: str, drafts: Sequence[EventDraft]) -
                 kind,
                 draft.entity,
                 canonical_json(payload),
-                format_time(draft.at),
+                format_time(at),
                 prev,
                 checksum,
             ),
