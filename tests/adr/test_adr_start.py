@@ -11,10 +11,10 @@ from decisis.adr.start import folder_words, named_folder, start_points, without_
 from decisis.adr.view import view_of
 
 
-def _record(folder: Path, name: str, title: str, decision: str) -> None:
+def _record(folder: Path, name: str, title: str, decision: str, date: str = "2022-03-01") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_text(
-        f"# {title}\n\nDate: 2022-03-01\n\n## Status\n\nAccepted\n\n## Decision\n\n{decision}\n",
+        f"# {title}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n## Decision\n\n{decision}\n",
         encoding="utf-8",
     )
 
@@ -81,24 +81,20 @@ def test_the_team_a_question_names_chooses_the_folder_not_the_record(tmp_path: P
     """A question "… for Acme" picks Acme's folder; as content it would pick the record that repeats
     "Acme" most, not the one about what was asked."""
     web, billing = tmp_path / "acme-web", tmp_path / "billing"
-    web.mkdir()
-    billing.mkdir()
-    (web / "001-acme-brand.md").write_text(
-        "# 1. Acme brand pages\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+    brand = (
         "Acme pages follow the Acme brand guide; every Acme page and Acme email uses the Acme "
-        "logo and the module of Acme styles.\n",
-        encoding="utf-8",
+        "logo and the module of Acme styles."
     )
-    (web / "002-terraform-modules.md").write_text(
-        "# 2. Terraform module location\n\nDate: 2020-02-01\n\n## Status\n\nAccepted\n\n"
-        "## Decision\n\nTerraform modules live in the infrastructure repository, one folder "
-        "per module.\n",
-        encoding="utf-8",
-    )
-    (billing / "001-terraform-modules.md").write_text(
-        "# 1. Terraform modules in a registry\n\nDate: 2020-03-01\n\n## Status\n\nAccepted\n\n"
-        "## Decision\n\nBilling publishes its Terraform modules to a private registry.\n",
-        encoding="utf-8",
+    _record(web, "001-acme-brand.md", "1. Acme brand pages", brand, "2020-01-01")
+    location = "Terraform modules live in the infrastructure repository, one folder per module."
+    _record(web, "002-terraform-modules.md", "2. Terraform module location", location, "2020-02-01")
+    registry = "Billing publishes its Terraform modules to a private registry."
+    _record(
+        billing,
+        "001-terraform-modules.md",
+        "1. Terraform modules in a registry",
+        registry,
+        "2020-03-01",
     )
     with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
         ingest(g, web, billing)
