@@ -137,6 +137,8 @@ def _should_abstain(points: StartPoints) -> str | None:
     top = points.fused[0]
     if "questions" in top.votes:
         return None
+    if points.states_no_duration is not None:
+        return f"{points.states_no_duration}, the closest record, says nothing of how long"
     if points.coverage.get(top.doc, 0.0) < ABSTAIN_COVERAGE:
         return "the closest records miss most of its distinctive words"
     if points.subject.get(top.doc, 1.0) < ABSTAIN_SUBJECT:

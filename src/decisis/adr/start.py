@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from decisis.adr.amounts import asks_duration, states_duration
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
@@ -81,6 +82,8 @@ class StartPoints:
     subject: dict[str, float] = field(default_factory=dict)  # key -> rarest words' share
     # records passed over because they say they leave the question's subject out
     excluded: dict[str, list[str]] = field(default_factory=dict)  # key -> the words
+    # the best start, when the question asks how long and that record states no length of time
+    states_no_duration: str | None = None
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -271,6 +274,10 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
         f.doc: view.index.subject_coverage(asked, f.doc, SUBJECT_TERMS)
         for f in points.fused[:SUBJECT_CHECKED]
     }
+    if points.fused and asks_duration(question):
+        top = points.fused[0].doc
+        if not states_duration(f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"):
+            points.states_no_duration = top
     if closest is not None:
         node = view.questions[view.question_index.positions[closest.doc]]
         points.remembered = node.label

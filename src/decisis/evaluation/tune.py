@@ -64,11 +64,13 @@ class Case:
     cosine: float | None  # None: no embedder
     remembered: bool
     subject: float = 1.0  # share of the question's rarest known words the best start has
+    no_duration: bool = False  # asked how long, and the best start states no length of time
 
     def verdict(self, coverage: float, cosine: float, subject: float = 0.0) -> str:
         far = self.cosine is not None and self.cosine < cosine
         abstain = not self.remembered and (
-            self.coverage < coverage
+            self.no_duration
+            or self.coverage < coverage
             or self.subject < subject
             or (far and not words_all_met(self.coverage, self.subject))
         )
@@ -125,6 +127,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
                     cosine,
                     bool(points.fused and "questions" in points.fused[0].votes),
                     points.subject.get(top, 1.0) if top else 0.0,
+                    points.states_no_duration is not None,
                 )
             )
     return out

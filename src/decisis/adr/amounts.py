@@ -1,0 +1,39 @@
+"""Questions that ask for a length of time, and whether a record states one.
+
+"How long are RDS backups retained?" and "How many days are audit logs kept?" share their
+words with the record that chose RDS or the log store, yet that record answers them only
+if it says how long: a decision record that states no length of time anywhere does not
+answer a question asking for one, however close its words are.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asks_duration", "states_duration"]
+
+_UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|yrs?)"
+_ASKS = re.compile(
+    r"\bhow\s+long\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years)\b",
+    re.IGNORECASE,
+)
+_COUNT = (
+    r"(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|fifteen|twenty|thirty|sixty|ninety|hundred|several|few)"
+)
+_STATES = re.compile(
+    rf"\b{_COUNT}[\s-]*{_UNITS}\b|\b(?:indefinitely|forever|"
+    r"hourly|daily|nightly|weekly|monthly|yearly|annually)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_duration(question: str) -> bool:
+    """Whether ``question`` asks for a length of time ("how long", "how many days")."""
+    return _ASKS.search(question) is not None
+
+
+def states_duration(text: str) -> bool:
+    """Whether ``text`` states a length of time ("30 days", "24h", "a year", "indefinitely")
+    or a period ("nightly", "monthly")."""
+    return _STATES.search(text) is not None
