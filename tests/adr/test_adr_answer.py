@@ -206,3 +206,19 @@ def test_a_remembered_question_vouches_only_for_nearly_the_same_question(corpus:
         again = ask(g, "How are MP users given access to their AWS accounts?")
     assert answer.answer == "modernisation-platform:0006"
     assert again.answer == "modernisation-platform:0003"  # nearly the same: remembered
+
+
+def test_a_decision_taken_from_a_list_item_ends_as_a_sentence(tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-clusters.md").write_text(
+        "# 1. Clusters\n\nDate: 2022-09-16\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+        "We have decided to:\n\n* run one cluster per environment\n* keep the manager apart\n",
+        encoding="utf-8",
+    )
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, team)
+        answer = ask(g, "Do we run one cluster per environment?")
+    assert answer.answer == "team:001"
+    decision = answer.text.split("Decision: ", 1)[1]
+    assert decision.endswith((".", "\u2026")) and ":." not in decision, answer.text

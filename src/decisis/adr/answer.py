@@ -86,9 +86,14 @@ class Answer:
 
 
 def _sentence(text: str) -> str:
+    """``text`` on one line, cut at ``MAX_SUMMARY_CHARS``, ending as a sentence ends: a
+    summary taken from a list item ("We have decided to: adopt a multi-cluster approach")
+    would otherwise run into the next sentence of the answer."""
     text = " ".join(text.split())
     if len(text) > MAX_SUMMARY_CHARS:
-        text = text[:MAX_SUMMARY_CHARS].rsplit(" ", 1)[0] + "\u2026"
+        return text[:MAX_SUMMARY_CHARS].rsplit(" ", 1)[0] + "\u2026"
+    if text and text[-1] not in ".!?\u2026":
+        text = text.rstrip(":;,") + "."
     return text
 
 
