@@ -215,3 +215,44 @@ def test_log_prints_rule_entities_whole(cli: Cli, tmp_path: Path) -> None:
     assert rules, entities
     printed = cli("log", "--limit", "5").stdout
     assert all(rule in printed for rule in rules), printed
+
+
+def test_eval_lists_what_decisis_missed(cli: Cli, tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-use-jenkins.md").write_text(
+        "# 1. Use Jenkins for builds\n\nDate: 2019-01-01\n\n## Status\n\nSuperseded by "
+        "[2](002-use-github-actions.md)\n\n## Decision\n\nWe run every build on Jenkins.\n",
+        encoding="utf-8",
+    )
+    (team / "002-use-github-actions.md").write_text(
+        "# 2. Use GitHub Actions\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nBuilds run as GitHub Actions workflows on hosted runners.\n",
+        encoding="utf-8",
+    )
+    questions = tmp_path / "q.jsonl"
+    rows = [
+        {
+            "id": "a",
+            "question": "Do we still run our builds on Jenkins?",
+            "expected": "team:002",
+            "outdated": ["team:001"],
+            "kind": "chain",
+        },
+        {
+            "id": "b",
+            "question": "Which builds run on Jenkins?",
+            "expected": "team:001",
+            "kind": "stable",
+        },  # scored against what stands: decisis answers team:002
+    ]
+    questions.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    report = cli.json("eval", str(questions), "--corpus", str(team), "--orders", "2", "--misses")
+    by_system = {s["system"]: s for s in report["systems"]}
+    assert by_system["decisis"]["right_by_kind"]["chain"] == {"rate": 1.0, "n": 2}
+    assert report["misses"]["decisis"] == [
+        {"question": "b", "missed": 2, "orders": 2, "answered": {"team:002": 2}}
+    ]
+    table = cli("eval", str(questions), "--corpus", str(team), "--orders", "1", "--misses")
+    assert table.exit_code == 0, table.output
+    assert "right, by kind" in table.stdout and "b  1/1  team:002 x1" in table.stdout

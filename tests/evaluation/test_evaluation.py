@@ -86,3 +86,29 @@ def test_tuning_chooses_a_subject_threshold_when_it_helps() -> None:
     }
     chosen, rate = choose(table, {"a", "b", "c"})
     assert rate == 1.0 and 0.0 < chosen.subject <= 0.4
+
+
+def test_rates_by_kind_and_the_questions_missed() -> None:
+    from decisis.evaluation import Outcome, misses, misses_table, to_json
+
+    def outcome(order: int, question: str, kind: str, answer: str | None, verdict: str) -> Outcome:
+        return Outcome("decisis", order, question, kind, answer, verdict, 40)  # type: ignore[arg-type]
+
+    outcomes = [
+        outcome(0, "c1", "chain", "t:2", "right"),
+        outcome(1, "c1", "chain", "t:1", "outdated"),
+        outcome(0, "s1", "stable", "t:5", "right"),
+        outcome(1, "s1", "stable", "t:5", "right"),
+        outcome(0, "o1", "out-of-scope", "t:9", "wrong"),
+        outcome(1, "o1", "out-of-scope", "t:9", "wrong"),
+    ]
+    (summary,) = summarise(outcomes)
+    assert summary.by_kind == {"chain": (0.5, 2), "out-of-scope": (0.0, 2), "stable": (1.0, 2)}
+    assert '"right_by_kind"' in to_json([summary]) and "right, by kind" in to_table([summary])
+    found = misses(outcomes, "decisis")
+    assert [(q, m, n, dict(a)) for q, m, n, a in found] == [
+        ("o1", 2, 2, {"t:9": 2}),
+        ("c1", 1, 2, {"t:1": 1}),
+    ]
+    assert "o1  2/2  t:9 x2" in misses_table(outcomes, "decisis")
+    assert misses_table(outcomes, "fulltext").endswith("none")

@@ -109,17 +109,42 @@ def eval_(
     questions: Annotated[Path, typer.Argument(help="Questions, one JSON object a line.")],
     corpus: Annotated[list[Path], typer.Option("--corpus", help="ADR folder(s) to ask.")],
     orders: Annotated[int, typer.Option("--orders", help="Shuffled orders to run.")] = 5,
+    show_misses: Annotated[
+        bool,
+        typer.Option("--misses", help="Also list the questions decisis missed, and its answers."),
+    ] = False,
 ) -> None:
     """Score decisis and baselines on a question set, test-then-train over shuffled orders."""
-    from decisis.evaluation import evaluate, load_questions, summarise, to_json, to_table
+    from decisis.evaluation import (
+        evaluate,
+        load_questions,
+        misses,
+        misses_table,
+        summarise,
+        to_json,
+        to_table,
+    )
 
     state = get_state(ctx)
     outcomes = evaluate(load_questions(questions), corpus, orders=orders)
     summaries = summarise(outcomes)
+    systems = ("decisis-static", "decisis")
     if state.json:
-        typer.echo(to_json(summaries, orders=orders, questions=str(questions)))
+        extra: dict[str, object] = {"orders": orders, "questions": str(questions)}
+        if show_misses:
+            extra["misses"] = {
+                system: [
+                    {"question": q, "missed": m, "orders": n, "answered": dict(answered)}
+                    for q, m, n, answered in misses(outcomes, system)
+                ]
+                for system in systems
+            }
+        typer.echo(to_json(summaries, **extra))
     else:
         typer.echo(to_table(summaries))
+        if show_misses:
+            for system in systems:
+                typer.echo("\n" + misses_table(outcomes, system))
 
 
 def register(app: typer.Typer) -> None:

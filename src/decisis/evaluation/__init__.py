@@ -6,8 +6,8 @@ print(to_table(summarise(outcomes)))
 """
 
 from decisis.evaluation.questions import Question, load_questions, score
-from decisis.evaluation.report import to_json, to_table
-from decisis.evaluation.run import SYSTEMS, Outcome, Summary, evaluate, summarise
+from decisis.evaluation.report import misses_table, to_json, to_table
+from decisis.evaluation.run import SYSTEMS, Outcome, Summary, evaluate, misses, summarise
 
 __all__ = [
     "SYSTEMS",
@@ -16,6 +16,8 @@ __all__ = [
     "Summary",
     "evaluate",
     "load_questions",
+    "misses",
+    "misses_table",
     "score",
     "summarise",
     "to_json",

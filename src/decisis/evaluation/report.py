@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from decisis.evaluation.run import Summary
+from decisis.evaluation.run import Outcome, Summary, misses
 
-__all__ = ["to_json", "to_table"]
+__all__ = ["misses_table", "to_json", "to_table"]
 
 _COLUMNS = ("right", "outdated", "wrong", "abstained", "out_of_scope_abstained")
 
@@ -24,6 +24,27 @@ def to_table(summaries: Sequence[Summary]) -> str:
     for s in summaries:
         row = [s.system.ljust(15), *(_cell(s.rates[c]).ljust(22) for c in _COLUMNS)]
         lines.append("  ".join([*row, f"{s.median_tokens:.0f}"]))
+    kinds = list(dict.fromkeys(k for s in summaries for k in s.by_kind))
+    if kinds:
+        lines += ["", "right, by kind of question (answers scored)"]
+        lines.append("  ".join(["system".ljust(15), *(k.ljust(18) for k in kinds)]))
+        for s in summaries:
+            cells = []
+            for kind in kinds:
+                rate, n = s.by_kind.get(kind, (0.0, 0))
+                cells.append(f"{100 * rate:5.1f}% of {n}".ljust(18) if n else "-".ljust(18))
+            lines.append("  ".join([s.system.ljust(15), *cells]))
+    return "\n".join(lines)
+
+
+def misses_table(outcomes: Sequence[Outcome], system: str) -> str:
+    """The questions ``system`` missed, a line each: how often, and what it answered."""
+    lines = [f"missed by {system} (orders missed/run, what it answered):"]
+    for question, missed, run, answered in misses(outcomes, system):
+        said = ", ".join(f"{key} x{n}" for key, n in answered.most_common())
+        lines.append(f"  {question}  {missed}/{run}  {said}")
+    if len(lines) == 1:
+        lines.append("  none")
     return "\n".join(lines)
 
 

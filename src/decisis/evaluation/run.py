@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from decisis.evaluation.systems import Decisis, FullTextTop, NoGraph, System
 from decisis.graph import Graph
 from decisis.graph import open as open_graph
 
-__all__ = ["SYSTEMS", "Outcome", "Summary", "evaluate", "summarise"]
+__all__ = ["SYSTEMS", "Outcome", "Summary", "evaluate", "misses", "summarise"]
 
 SYSTEMS = ("fulltext", "no-graph", "decisis-static", "decisis")
 
@@ -44,6 +45,8 @@ class Summary:
     n: int
     rates: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     median_tokens: float = 0.0
+    # kind of question ("chain", "stable", "paraphrase", "out-of-scope") -> (right rate, answers)
+    by_kind: dict[str, tuple[float, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +56,9 @@ class Summary:
             **{
                 name: {"rate": round(r, 4), "low": round(lo, 4), "high": round(hi, 4)}
                 for name, (r, lo, hi) in self.rates.items()
+            },
+            "right_by_kind": {
+                kind: {"rate": round(rate, 4), "n": n} for kind, (rate, n) in self.by_kind.items()
             },
         }
 
@@ -135,5 +141,24 @@ def summarise(outcomes: Sequence[Outcome]) -> list[Summary]:
         summary.rates["out_of_scope_abstained"] = bootstrap_interval(
             [o.answer is None for o in oos]
         )
+        for kind in sorted({o.kind for o in mine}):
+            of_kind = [o.verdict == "right" for o in mine if o.kind == kind]
+            summary.by_kind[kind] = (sum(of_kind) / len(of_kind), len(of_kind))
         out.append(summary)
     return out
+
+
+def misses(outcomes: Sequence[Outcome], system: str) -> list[tuple[str, int, int, Counter[str]]]:
+    """The questions ``system`` did not get right in every order, most often missed first:
+    (question id, orders missed, orders run, what it answered when wrong: key or "none")."""
+    runs: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        if o.system == system:
+            runs.setdefault(o.question, []).append(o)
+    out = []
+    for question, mine in runs.items():
+        wrong = [o for o in mine if o.verdict != "right"]
+        if wrong:
+            answered = Counter(o.answer or "none" for o in wrong)
+            out.append((question, len(wrong), len(mine), answered))
+    return sorted(out, key=lambda m: (-m[1], m[0]))
