@@ -163,20 +163,23 @@ def _all(table: Table) -> list[Setting]:
     ]
 
 
-def _neighbours(setting: Setting, grid: Sequence[Setting]) -> list[Setting]:
-    def near(axis: tuple[float, ...], a: float, b: float) -> bool:
-        return a in axis and b in axis and abs(axis.index(a) - axis.index(b)) <= 1
-
-    return [
-        s
-        for s in grid
-        if near(FOLDER_BOOSTS, s.folder_boost, setting.folder_boost)
-        and near(VECTOR_WEIGHTS, s.vector_weight, setting.vector_weight)
-        and near(FULLTEXT_WEIGHTS, s.fulltext_weight, setting.fulltext_weight)
-        and near(COVERAGES, s.coverage, setting.coverage)
-        and near(COSINES, s.cosine, setting.cosine)
-        and near(SUBJECTS, s.subject, setting.subject)
-    ]
+def _neighbours(setting: Setting, grid: set[Setting]) -> list[Setting]:
+    """The settings of ``grid`` at most one step from ``setting`` on every axis (itself too),
+    looked up rather than searched for: the grid has thousands of settings."""
+    axes = (FOLDER_BOOSTS, VECTOR_WEIGHTS, FULLTEXT_WEIGHTS, COVERAGES, COSINES, SUBJECTS)
+    values = (
+        setting.folder_boost,
+        setting.vector_weight,
+        setting.fulltext_weight,
+        setting.coverage,
+        setting.cosine,
+        setting.subject,
+    )
+    steps = []
+    for axis, value in zip(axes, values, strict=True):
+        at = axis.index(value)
+        steps.append(axis[max(0, at - 1) : at + 2])
+    return [n for n in itertools.starmap(Setting, itertools.product(*steps)) if n in grid]
 
 
 def choose(table: Table, keep: set[str]) -> tuple[Setting, float]:
@@ -186,9 +189,11 @@ def choose(table: Table, keep: set[str]) -> tuple[Setting, float]:
     best = max(rates.values())
     top = [s for s in grid if rates[s] == best]
     # Prefer the setting whose neighbourhood does best on average (a broad plateau).
-    smooth = {
-        s: sum(rates[n] for n in _neighbours(s, grid)) / len(_neighbours(s, grid)) for s in top
-    }
+    members = set(grid)
+    smooth = {}
+    for s in top:
+        near = _neighbours(s, members)
+        smooth[s] = sum(rates[n] for n in near) / len(near)
     chosen = max(top, key=lambda s: (smooth[s], -s.coverage, -s.cosine, -s.subject))
     return chosen, _rate(table, chosen, keep)
 
