@@ -298,7 +298,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*[-*+]?\s*|\n")
 # Words saying one thing gives way to another, spelt as teams spell them ("decomission").
 _DROP_WORDS = re.compile(
     r"\b(?:replac|migrat|decomm?iss?ion|retir|supers[ce]e?d|deprecat|obsolet|phas\w*\s+out"
-    r"|sunset|instead\s+of|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
+    r"|sunset|instead\s+of|rather\s+than|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
     re.IGNORECASE,
 )
 # ... unless the sentence only weighs it: "there's a case for switching to that, if it is
@@ -345,7 +345,9 @@ def _near_drop_words(sentence: str) -> set[str]:
         last = max(first, bisect.bisect_left(starts, end) - 1)  # ... and the one it ends in
         # "the ELBs as its replacement", "replaced by X", "migrating to X": X is the new
         # thing, so only what the other side names was replaced
-        before = not any(a <= start < b for a, b in takes_over)
+        before = not any(a <= start < b for a, b in takes_over) and not _OLD_AFTER.match(
+            sentence, start
+        )  # "X rather than Y", "X instead of Y": only Y gives way
         after = not _NEW_AFTER.match(sentence, start)
         low = max(0, first - NAMED_WITHIN - 1) if before else first
         high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
@@ -360,6 +362,7 @@ _NEW_AFTER = re.compile(
 )
 
 
+_OLD_AFTER = re.compile(r"(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
 _SENTENCE_WORD = re.compile(r"[^\s]+")
 
 
