@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ import decisis
 from decisis.adr.amounts import asks_duration, states_duration
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
+
+WriteFn = Callable[[str, str | bytes], Path]
 
 DATABASES = (
     "# 4. Use managed databases\n\nDate: 2021-03-01\n\n## Status\n\nAccepted\n\n## Context\n\n"
@@ -75,9 +78,11 @@ def test_text_without_a_length_of_time(text: str) -> None:
     assert not states_duration(text)
 
 
-def test_how_long_is_answered_only_by_a_record_that_says(tmp_path: Path, team: Path) -> None:
-    (team / "004-use-managed-databases.md").write_text(DATABASES, encoding="utf-8")
-    (team / "005-central-logging.md").write_text(LOGS, encoding="utf-8")
+def test_how_long_is_answered_only_by_a_record_that_says(
+    tmp_path: Path, team: Path, write: WriteFn
+) -> None:
+    write("004-use-managed-databases.md", DATABASES)
+    write("005-central-logging.md", LOGS)
     with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
         ingest(g, team)
         chosen = ask(g, "Do we run Postgres on RDS for automated backups?")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,8 @@ from decisis.adr.answer import ask
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
+
+WriteFn = Callable[[str, str | bytes], Path]
 
 
 @pytest.fixture(scope="module")
@@ -208,13 +210,13 @@ def test_a_remembered_question_vouches_only_for_nearly_the_same_question(corpus:
     assert again.answer == "modernisation-platform:0003"  # nearly the same: remembered
 
 
-def test_a_decision_taken_from_a_list_item_ends_as_a_sentence(tmp_path: Path) -> None:
-    team = tmp_path / "team"
-    team.mkdir()
-    (team / "001-clusters.md").write_text(
+def test_a_decision_taken_from_a_list_item_ends_as_a_sentence(
+    tmp_path: Path, team: Path, write: WriteFn
+) -> None:
+    write(
+        "001-clusters.md",
         "# 1. Clusters\n\nDate: 2022-09-16\n\n## Status\n\nAccepted\n\n## Decision\n\n"
         "We have decided to:\n\n* run one cluster per environment\n* keep the manager apart\n",
-        encoding="utf-8",
     )
     with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
         ingest(g, team)
