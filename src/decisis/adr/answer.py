@@ -144,6 +144,9 @@ def _should_abstain(points: StartPoints) -> str | None:
         return None
     if points.states_no_duration is not None:
         return f"{points.states_no_duration}, the closest record, says nothing of how long"
+    if points.names_no_choice is not None:
+        key, (first, second) = points.names_no_choice
+        return f'{key}, the closest record, names neither "{first}" nor "{second}"'
     if points.coverage.get(top.doc, 0.0) < ABSTAIN_COVERAGE:
         return "the closest records miss most of its distinctive words"
     if points.subject.get(top.doc, 1.0) < ABSTAIN_SUBJECT:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from decisis.adr.amounts import asks_duration, states_duration
+from decisis.adr.choices import Choice, choices, names_a_choice
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
@@ -84,6 +85,8 @@ class StartPoints:
     excluded: dict[str, list[str]] = field(default_factory=dict)  # key -> the words
     # the best start, when the question asks how long and that record states no length of time
     states_no_duration: str | None = None
+    # the best start and a choice the question offers ("A or B") that it names neither side of
+    names_no_choice: tuple[str, Choice] | None = None
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -274,16 +277,28 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
         f.doc: view.index.subject_coverage(asked, f.doc, SUBJECT_TERMS)
         for f in points.fused[:SUBJECT_CHECKED]
     }
-    if points.fused and asks_duration(question):
-        top = points.fused[0].doc
-        if not states_duration(f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"):
-            points.states_no_duration = top
+    if points.fused:
+        _check_the_form(view, question, points)
     if closest is not None:
         node = view.questions[view.question_index.positions[closest.doc]]
         points.remembered = node.label
         answer = node.metadata.get("answer")
         points.remembered_answer = answer if isinstance(answer, str) else None
     return points
+
+
+def _check_the_form(view: AdrView, question: str, points: StartPoints) -> None:
+    """Note on ``points`` when the best start cannot give what the question's form asks
+    for: a length of time ("how long …"), one of the choices it offers ("A or B")."""
+    top = points.fused[0].doc
+    if asks_duration(question) and not states_duration(
+        f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
+    ):
+        points.states_no_duration = top
+    for choice in choices(question):
+        if not names_a_choice(choice, view.index, top):
+            points.names_no_choice = (top, choice)
+            break
 
 
 def vector_scores(

@@ -64,12 +64,14 @@ class Case:
     cosine: float | None  # None: no embedder
     remembered: bool
     subject: float = 1.0  # share of the question's rarest known words the best start has
-    no_duration: bool = False  # asked how long, and the best start states no length of time
+    # the best start cannot answer what the question's form asks for (a length of time, one of
+    # the choices it offers)
+    form_unmet: bool = False
 
     def verdict(self, coverage: float, cosine: float, subject: float = 0.0) -> str:
         far = self.cosine is not None and self.cosine < cosine
         abstain = not self.remembered and (
-            self.no_duration
+            self.form_unmet
             or self.coverage < coverage
             or self.subject < subject
             or (far and not words_all_met(self.coverage, self.subject))
@@ -127,7 +129,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
                     cosine,
                     bool(points.fused and "questions" in points.fused[0].votes),
                     points.subject.get(top, 1.0) if top else 0.0,
-                    points.states_no_duration is not None,
+                    points.states_no_duration is not None or points.names_no_choice is not None,
                 )
             )
     return out
