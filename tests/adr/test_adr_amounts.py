@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.amounts import asks_duration, states_duration
+from decisis.adr.amounts import asks_duration, asks_version, states_duration, states_version
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
 
@@ -92,3 +92,47 @@ def test_how_long_is_answered_only_by_a_record_that_says(
     assert retention.answer is None  # ... but says nothing of how long backups are kept
     assert "team:004" in retention.text and "how long" in retention.text
     assert logs.answer == "team:005"
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Which Elasticsearch version should the search cluster run?", True),
+        ("What TLS versions does the ingress accept?", True),
+        ("Which Kubernetes minor version is the next upgrade targeting?", True),
+        ("Do we version our APIs?", False),
+        ("Which release process do we follow?", False),
+    ],
+)
+def test_questions_asking_which_version(question: str, asks: bool) -> None:
+    assert asks_version(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("Only TLS 1.2 and 1.3 are accepted.", True),
+        ("We pin the v3 API.", True),
+        ("Elasticsearch version 7 runs the search.", True),
+        ("We always use the newest version of Ubuntu.", False),
+    ],
+)
+def test_stated_versions(text: str, states: bool) -> None:
+    assert states_version(text) is states
+
+
+def test_which_version_is_answered_only_by_a_record_that_names_one(
+    tmp_path: Path, team: Path, write: WriteFn
+) -> None:
+    write("005-central-logging.md", LOGS)
+    write(
+        "006-tls.md",
+        "# 6. TLS at the ingress\n\nDate: 2022-01-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nThe ingress accepts TLS 1.2 and 1.3 only.\n",
+    )
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, team)
+        search = ask(g, "Which OpenSearch version do application logs go to?")
+        tls = ask(g, "Which TLS versions does the ingress accept?")
+    assert search.answer is None and "which version" in search.text
+    assert tls.answer == "team:006"

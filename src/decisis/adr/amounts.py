@@ -1,16 +1,18 @@
-"""Questions that ask for a length of time, and whether a record states one.
+"""Questions that ask for an amount (a length of time, a version), and whether a record
+states one.
 
 "How long are RDS backups retained?" and "How many days are audit logs kept?" share their
 words with the record that chose RDS or the log store, yet that record answers them only
 if it says how long: a decision record that states no length of time anywhere does not
-answer a question asking for one, however close its words are.
+answer a question asking for one, however close its words are. Likewise "Which
+Elasticsearch version should the search cluster run?" and a record that names no version.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["asks_duration", "states_duration"]
+__all__ = ["asks_duration", "asks_version", "states_duration", "states_version"]
 
 _UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|yrs?)"
 _ASKS = re.compile(
@@ -37,3 +39,17 @@ def states_duration(text: str) -> bool:
     """Whether ``text`` states a length of time ("30 days", "24h", "a year", "indefinitely")
     or a period ("nightly", "monthly")."""
     return _STATES.search(text) is not None
+
+
+_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}versions?\b", re.IGNORECASE)
+_STATES_VERSION = re.compile(r"\b\d+\.\d+\b|\bv\d+\b|\bversion\s+\d+", re.IGNORECASE)
+
+
+def asks_version(question: str) -> bool:
+    """Whether ``question`` asks which version ("Which Elasticsearch version …?")."""
+    return _ASKS_VERSION.search(question) is not None
+
+
+def states_version(text: str) -> bool:
+    """Whether ``text`` names a version ("1.2", "v3", "version 7")."""
+    return _STATES_VERSION.search(text) is not None

@@ -142,8 +142,9 @@ def _should_abstain(points: StartPoints) -> str | None:
     top = points.fused[0]
     if "questions" in top.votes:
         return None
-    if points.states_no_duration is not None:
-        return f"{points.states_no_duration}, the closest record, says nothing of how long"
+    if points.unstated is not None:
+        key, asked = points.unstated
+        return f"{key}, the closest record, says nothing of {asked}"
     if points.names_no_choice is not None:
         key, (first, second) = points.names_no_choice
         return f'{key}, the closest record, names neither "{first}" nor "{second}"'

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from decisis.adr.amounts import asks_duration, states_duration
+from decisis.adr.amounts import asks_duration, asks_version, states_duration, states_version
 from decisis.adr.choices import Choice, choices, names_a_choice
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
@@ -83,8 +83,9 @@ class StartPoints:
     subject: dict[str, float] = field(default_factory=dict)  # key -> rarest words' share
     # records passed over because they say they leave the question's subject out
     excluded: dict[str, list[str]] = field(default_factory=dict)  # key -> the words
-    # the best start, when the question asks how long and that record states no length of time
-    states_no_duration: str | None = None
+    # the best start and what the question asks for that it does not state ("how long",
+    # "which version")
+    unstated: tuple[str, str] | None = None
     # the best start and a choice the question offers ("A or B") that it names neither side of
     names_no_choice: tuple[str, Choice] | None = None
 
@@ -291,10 +292,11 @@ def _check_the_form(view: AdrView, question: str, points: StartPoints) -> None:
     """Note on ``points`` when the best start cannot give what the question's form asks
     for: a length of time ("how long …"), one of the choices it offers ("A or B")."""
     top = points.fused[0].doc
-    if asks_duration(question) and not states_duration(
-        f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
-    ):
-        points.states_no_duration = top
+    record = f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
+    if asks_duration(question) and not states_duration(record):
+        points.unstated = (top, "how long")
+    elif asks_version(question) and not states_version(record):
+        points.unstated = (top, "which version")
     for choice in choices(question):
         if not names_a_choice(choice, view.index, top):
             points.names_no_choice = (top, choice)
