@@ -8,11 +8,26 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.amounts import asks_duration, asks_version, states_duration, states_version
+from decisis.adr.amounts import (
+    asks_duration,
+    asks_region,
+    asks_version,
+    states_duration,
+    states_region,
+    states_version,
+)
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
 
 WriteFn = Callable[[str, str | bytes], Path]
+
+
+def _record(number: int, title: str, decision: str) -> str:
+    return (
+        f"# {number}. {title}\n\nDate: 2022-01-01\n\n## Status\n\nAccepted\n\n"
+        f"## Decision\n\n{decision}\n"
+    )
+
 
 DATABASES = (
     "# 4. Use managed databases\n\nDate: 2021-03-01\n\n## Status\n\nAccepted\n\n## Context\n\n"
@@ -136,3 +151,32 @@ def test_which_version_is_answered_only_by_a_record_that_names_one(
         tls = ask(g, "Which TLS versions does the ingress accept?")
     assert search.answer is None and "which version" in search.text
     assert tls.answer == "team:006"
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("We use the `eu-west-1` region, Ireland.", True),
+        ("Workloads run in europe-west2 and us-central1.", True),
+        ("GovCloud: us-gov-west-1.", True),
+        ("A multi-region trail covers every enabled region.", False),
+    ],
+)
+def test_stated_regions(text: str, states: bool) -> None:
+    assert states_region(text) is states
+
+
+def test_which_region_is_answered_only_by_a_record_that_names_one(
+    tmp_path: Path, team: Path, write: WriteFn
+) -> None:
+    trail = "Keep one multi-region audit trail that covers every enabled region."
+    write("007-audit.md", _record(7, "Audit trail for all regions", trail))
+    hosting = "We host everything in the eu-west-2 region."
+    write("008-hosting.md", _record(8, "Hosting region", hosting))
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, team)
+        default = ask(g, "Which AWS region should audit trail workloads run in by default?")
+        hosted = ask(g, "Which region do we host everything in?")
+    assert default.answer is None and "which region" in default.text
+    assert asks_region("Which region do we host everything in?")
+    assert hosted.answer == "team:008"

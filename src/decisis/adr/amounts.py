@@ -1,5 +1,5 @@
-"""Questions that ask for an amount (a length of time, a version), and whether a record
-states one.
+"""Questions that ask for a value of one kind (a length of time, a version, a cloud region),
+and whether a record states one.
 
 "How long are RDS backups retained?" and "How many days are audit logs kept?" share their
 words with the record that chose RDS or the log store, yet that record answers them only
@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asks_duration", "asks_version", "states_duration", "states_version"]
+__all__ = [
+    "asks_duration",
+    "asks_region",
+    "asks_version",
+    "states_duration",
+    "states_region",
+    "states_version",
+]
 
 _UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|yrs?)"
 _ASKS = re.compile(
@@ -53,3 +60,23 @@ def asks_version(question: str) -> bool:
 def states_version(text: str) -> bool:
     """Whether ``text`` names a version ("1.2", "v3", "version 7")."""
     return _STATES_VERSION.search(text) is not None
+
+
+_ASKS_REGION = re.compile(r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}regions?\b", re.IGNORECASE)
+# a cloud provider's region code ("eu-west-2", "us-central1", "uksouth"-style names aside)
+_STATES_REGION = re.compile(
+    r"\b(?:us|eu|ap|sa|ca|me|af|il|mx|cn|uk|asia|europe|australia|northamerica|southamerica)"
+    r"-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|northwest|southwest)\d?"
+    r"(?:-\d)?\b",
+    re.IGNORECASE,
+)
+
+
+def asks_region(question: str) -> bool:
+    """Whether ``question`` asks which cloud region ("Which AWS region hosts …?")."""
+    return _ASKS_REGION.search(question) is not None
+
+
+def states_region(text: str) -> bool:
+    """Whether ``text`` names a cloud region by its code ("eu-west-2", "europe-west1")."""
+    return _STATES_REGION.search(text) is not None

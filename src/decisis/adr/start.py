@@ -20,7 +20,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from decisis.adr.amounts import asks_duration, asks_version, states_duration, states_version
+from decisis.adr.amounts import (
+    asks_duration,
+    asks_region,
+    asks_version,
+    states_duration,
+    states_region,
+    states_version,
+)
 from decisis.adr.choices import Choice, choices, names_a_choice
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
@@ -297,6 +304,8 @@ def _check_the_form(view: AdrView, question: str, points: StartPoints) -> None:
         points.unstated = (top, "how long")
     elif asks_version(question) and not states_version(record):
         points.unstated = (top, "which version")
+    elif asks_region(question) and not states_region(record):
+        points.unstated = (top, "which region")
     for choice in choices(question):
         if not names_a_choice(choice, view.index, top):
             points.names_no_choice = (top, choice)
