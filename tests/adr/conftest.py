@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import decisis
+from decisis.adr.answer import Answer, ask
+from decisis.adr.ingest import ingest
+
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "adr-corpus"
 
 WriteFn = Callable[[str, "str | bytes"], Path]
@@ -40,3 +44,15 @@ def write(team: Path) -> WriteFn:
         return path
 
     return _write
+
+
+@pytest.fixture
+def ask_team(team: Path, tmp_path: Path) -> Callable[..., list[Answer]]:
+    """Ingest the ``team`` folder into a new SQLite graph and ask it each question given."""
+
+    def _ask(*questions: str) -> list[Answer]:
+        with decisis.open(f"sqlite:///{tmp_path / 'asked.db'}") as graph:
+            ingest(graph, team)
+            return [ask(graph, question) for question in questions]
+
+    return _ask

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.answer import ask
+from decisis.adr.answer import Answer, ask
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
@@ -211,16 +211,14 @@ def test_a_remembered_question_vouches_only_for_nearly_the_same_question(corpus:
 
 
 def test_a_decision_taken_from_a_list_item_ends_as_a_sentence(
-    tmp_path: Path, team: Path, write: WriteFn
+    write: WriteFn, ask_team: Callable[..., list[Answer]]
 ) -> None:
     write(
         "001-clusters.md",
         "# 1. Clusters\n\nDate: 2022-09-16\n\n## Status\n\nAccepted\n\n## Decision\n\n"
         "We have decided to:\n\n* run one cluster per environment\n* keep the manager apart\n",
     )
-    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
-        ingest(g, team)
-        answer = ask(g, "Do we run one cluster per environment?")
+    (answer,) = ask_team("Do we run one cluster per environment?")
     assert answer.answer == "team:001"
     decision = answer.text.split("Decision: ", 1)[1]
     assert decision.endswith((".", "\u2026")) and ":." not in decision, answer.text

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import decisis
-from decisis.adr.answer import ask
+from decisis.adr.answer import Answer
 from decisis.adr.choices import choices, names_a_choice
-from decisis.adr.ingest import ingest
 from decisis.search.terms import TermIndex
 
 WriteFn = Callable[[str, str | bytes], Path]
@@ -53,7 +51,7 @@ def test_a_record_names_a_choice_by_the_sides_rarest_known_word() -> None:
 
 
 def test_a_choice_the_closest_record_does_not_name_abstains(
-    tmp_path: Path, team: Path, write: WriteFn
+    write: WriteFn, ask_team: Callable[..., list[Answer]]
 ) -> None:
     write(
         "001-clusters.md",
@@ -71,10 +69,10 @@ def test_a_choice_the_closest_record_does_not_name_abstains(
         "# 3. CI secrets\n\nDate: 2021-03-01\n\n## Status\n\nAccepted\n\n"
         "## Decision\n\nPipeline secrets live in the CI tool's settings.\n",
     )
-    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
-        ingest(g, team)
-        secrets = ask(g, "Should my app keep secrets in AWS Secrets Manager or Kubernetes Secrets?")
-        database = ask(g, "Should apps use RDS or a database on their own hosts?")
+    secrets, database = ask_team(
+        "Should my app keep secrets in AWS Secrets Manager or Kubernetes Secrets?",
+        "Should apps use RDS or a database on their own hosts?",
+    )
     assert secrets.answer is None
     assert "team:001" in secrets.text and "names neither" in secrets.text
     assert database.answer == "team:002"

@@ -11,72 +11,68 @@ Elasticsearch version should the search cluster run?" and a record that names no
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = [
-    "asks_duration",
-    "asks_region",
-    "asks_version",
-    "states_duration",
-    "states_region",
-    "states_version",
-]
+__all__ = ["KINDS", "Kind", "asked_for"]
 
 _UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|yrs?)"
-_ASKS = re.compile(
-    r"\bhow\s+long\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years)\b",
-    re.IGNORECASE,
-)
 _COUNT = (
     r"(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
     r"twelve|fifteen|twenty|thirty|sixty|ninety|hundred|several|few)"
 )
-_STATES = re.compile(
-    rf"\b{_COUNT}[\s-]*{_UNITS}\b|\b(?:indefinitely|forever|"
-    r"hourly|daily|nightly|weekly|monthly|yearly|annually)\b",
-    re.IGNORECASE,
+
+
+def _which(noun: str) -> re.Pattern[str]:
+    """ "which/what" and up to three words before ``noun``: "Which Elasticsearch version"."""
+    return re.compile(rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}{noun}s?\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of value a question asks for: how the question asks, how a record states it."""
+
+    name: str  # as the answer says it: "how long", "which version"
+    asks: re.Pattern[str]
+    states: re.Pattern[str]
+
+    def stated_in(self, text: str) -> bool:
+        """Whether ``text`` (a record) states a value of this kind."""
+        return self.states.search(text) is not None
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind(
+        "how long",
+        re.compile(
+            r"\bhow\s+long\b|\bhow\s+many\s+(?:seconds|minutes|hours|days|weeks|months|years)\b",
+            re.IGNORECASE,
+        ),
+        # "30 days", "24h", "a year", "indefinitely", or a period: "nightly"
+        re.compile(
+            rf"\b{_COUNT}[\s-]*{_UNITS}\b|\b(?:indefinitely|forever|"
+            r"hourly|daily|nightly|weekly|monthly|yearly|annually)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    Kind(
+        "which version",
+        _which("version"),
+        re.compile(r"\b\d+\.\d+\b|\bv\d+\b|\bversion\s+\d+", re.IGNORECASE),  # "1.2", "v3"
+    ),
+    Kind(
+        "which region",
+        _which("region"),
+        # a cloud provider's region code: "eu-west-2", "europe-west1", "us-gov-west-1"
+        re.compile(
+            r"\b(?:us|eu|ap|sa|ca|me|af|il|mx|cn|uk|asia|europe|australia|northamerica|"
+            r"southamerica)-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|"
+            r"northwest|southwest)\d?(?:-\d)?\b",
+            re.IGNORECASE,
+        ),
+    ),
 )
 
 
-def asks_duration(question: str) -> bool:
-    """Whether ``question`` asks for a length of time ("how long", "how many days")."""
-    return _ASKS.search(question) is not None
-
-
-def states_duration(text: str) -> bool:
-    """Whether ``text`` states a length of time ("30 days", "24h", "a year", "indefinitely")
-    or a period ("nightly", "monthly")."""
-    return _STATES.search(text) is not None
-
-
-_ASKS_VERSION = re.compile(r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}versions?\b", re.IGNORECASE)
-_STATES_VERSION = re.compile(r"\b\d+\.\d+\b|\bv\d+\b|\bversion\s+\d+", re.IGNORECASE)
-
-
-def asks_version(question: str) -> bool:
-    """Whether ``question`` asks which version ("Which Elasticsearch version …?")."""
-    return _ASKS_VERSION.search(question) is not None
-
-
-def states_version(text: str) -> bool:
-    """Whether ``text`` names a version ("1.2", "v3", "version 7")."""
-    return _STATES_VERSION.search(text) is not None
-
-
-_ASKS_REGION = re.compile(r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}regions?\b", re.IGNORECASE)
-# a cloud provider's region code ("eu-west-2", "us-central1", "uksouth"-style names aside)
-_STATES_REGION = re.compile(
-    r"\b(?:us|eu|ap|sa|ca|me|af|il|mx|cn|uk|asia|europe|australia|northamerica|southamerica)"
-    r"-(?:gov-)?(?:east|west|north|south|central|northeast|southeast|northwest|southwest)\d?"
-    r"(?:-\d)?\b",
-    re.IGNORECASE,
-)
-
-
-def asks_region(question: str) -> bool:
-    """Whether ``question`` asks which cloud region ("Which AWS region hosts …?")."""
-    return _ASKS_REGION.search(question) is not None
-
-
-def states_region(text: str) -> bool:
-    """Whether ``text`` names a cloud region by its code ("eu-west-2", "europe-west1")."""
-    return _STATES_REGION.search(text) is not None
+def asked_for(question: str) -> Kind | None:
+    """The kind of value ``question`` asks for, if it asks for one of :data:`KINDS`."""
+    return next((kind for kind in KINDS if kind.asks.search(question)), None)

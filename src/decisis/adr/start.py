@@ -20,14 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from decisis.adr.amounts import (
-    asks_duration,
-    asks_region,
-    asks_version,
-    states_duration,
-    states_region,
-    states_version,
-)
+from decisis.adr.amounts import asked_for
 from decisis.adr.choices import Choice, choices, names_a_choice
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
@@ -299,13 +292,11 @@ def _check_the_form(view: AdrView, question: str, points: StartPoints) -> None:
     """Note on ``points`` when the best start cannot give what the question's form asks
     for: a length of time ("how long …"), one of the choices it offers ("A or B")."""
     top = points.fused[0].doc
-    record = f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
-    if asks_duration(question) and not states_duration(record):
-        points.unstated = (top, "how long")
-    elif asks_version(question) and not states_version(record):
-        points.unstated = (top, "which version")
-    elif asks_region(question) and not states_region(record):
-        points.unstated = (top, "which region")
+    kind = asked_for(question)
+    if kind is not None and not kind.stated_in(
+        f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
+    ):
+        points.unstated = (top, kind.name)
     for choice in choices(question):
         if not names_a_choice(choice, view.index, top):
             points.names_no_choice = (top, choice)
