@@ -142,12 +142,8 @@ def _should_abstain(points: StartPoints) -> str | None:
     top = points.fused[0]
     if "questions" in top.votes:
         return None
-    if points.unstated is not None:
-        key, asked = points.unstated
-        return f"{key}, the closest record, says nothing of {asked}"
-    if points.names_no_choice is not None:
-        key, (first, second) = points.names_no_choice
-        return f'{key}, the closest record, names neither "{first}" nor "{second}"'
+    if points.form_unmet is not None:
+        return f"{top.doc}, the closest record, {points.form_unmet}"
     if points.coverage.get(top.doc, 0.0) < ABSTAIN_COVERAGE:
         return "the closest records miss most of its distinctive words"
     if points.subject.get(top.doc, 1.0) < ABSTAIN_SUBJECT:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from decisis.adr.amounts import asked_for
-from decisis.adr.choices import Choice, choices, names_a_choice
+from decisis.adr.choices import choices, names_a_choice
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
@@ -83,11 +83,9 @@ class StartPoints:
     subject: dict[str, float] = field(default_factory=dict)  # key -> rarest words' share
     # records passed over because they say they leave the question's subject out
     excluded: dict[str, list[str]] = field(default_factory=dict)  # key -> the words
-    # the best start and what the question asks for that it does not state ("how long",
-    # "which version")
-    unstated: tuple[str, str] | None = None
-    # the best start and a choice the question offers ("A or B") that it names neither side of
-    names_no_choice: tuple[str, Choice] | None = None
+    # why the best start cannot give what the question's form asks for ("says nothing of how
+    # long", 'names neither "A" nor "B"'), or None
+    form_unmet: str | None = None
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -279,7 +277,7 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
         for f in points.fused[:SUBJECT_CHECKED]
     }
     if points.fused:
-        _check_the_form(view, question, points)
+        points.form_unmet = _form_unmet(view, question, points.fused[0].doc)
     if closest is not None:
         node = view.questions[view.question_index.positions[closest.doc]]
         points.remembered = node.label
@@ -288,19 +286,18 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     return points
 
 
-def _check_the_form(view: AdrView, question: str, points: StartPoints) -> None:
-    """Note on ``points`` when the best start cannot give what the question's form asks
-    for: a length of time ("how long …"), one of the choices it offers ("A or B")."""
-    top = points.fused[0].doc
+def _form_unmet(view: AdrView, question: str, top: str) -> str | None:
+    """Why record ``top`` cannot give what the question's form asks for (a length of time,
+    a version, a region; one of the choices it offers, "A or B"), or ``None``."""
     kind = asked_for(question)
     if kind is not None and not kind.stated_in(
         f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
     ):
-        points.unstated = (top, kind.name)
-    for choice in choices(question):
-        if not names_a_choice(choice, view.index, top):
-            points.names_no_choice = (top, choice)
-            break
+        return f"says nothing of {kind.name}"
+    for first, second in choices(question):
+        if not names_a_choice((first, second), view.index, top):
+            return f'names neither "{first}" nor "{second}"'
+    return None
 
 
 def vector_scores(

@@ -129,7 +129,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
                     cosine,
                     bool(points.fused and "questions" in points.fused[0].votes),
                     points.subject.get(top, 1.0) if top else 0.0,
-                    points.unstated is not None or points.names_no_choice is not None,
+                    points.form_unmet is not None,
                 )
             )
     return out
