@@ -360,8 +360,6 @@ _NEW_BEFORE = re.compile(r"\bas\s+(?:its|their|the|a|an|our)\s+replacement", re.
 _NEW_AFTER = re.compile(
     r"(?:replac|migrat|mov|switch)\w*\s+(?:(?:by|with|to|over\s+to|on\s+to)\b)", re.IGNORECASE
 )
-
-
 _OLD_AFTER = re.compile(r"(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
 _SENTENCE_WORD = re.compile(r"[^\s]+")
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import Any
 
 import decisis.adr.answer as answering
@@ -165,20 +165,13 @@ def _all(table: Table) -> list[Setting]:
     ]
 
 
-def _neighbours(setting: Setting, grid: set[Setting]) -> list[Setting]:
+def _neighbours(setting: Setting, grid: Container[Setting]) -> list[Setting]:
     """The settings of ``grid`` at most one step from ``setting`` on every axis (itself too),
     looked up rather than searched for: the grid has thousands of settings."""
+    # the axes in the order of Setting's fields
     axes = (FOLDER_BOOSTS, VECTOR_WEIGHTS, FULLTEXT_WEIGHTS, COVERAGES, COSINES, SUBJECTS)
-    values = (
-        setting.folder_boost,
-        setting.vector_weight,
-        setting.fulltext_weight,
-        setting.coverage,
-        setting.cosine,
-        setting.subject,
-    )
     steps = []
-    for axis, value in zip(axes, values, strict=True):
+    for axis, value in zip(axes, astuple(setting), strict=True):
         at = axis.index(value)
         steps.append(axis[max(0, at - 1) : at + 2])
     return [n for n in itertools.starmap(Setting, itertools.product(*steps)) if n in grid]
@@ -191,10 +184,9 @@ def choose(table: Table, keep: set[str]) -> tuple[Setting, float]:
     best = max(rates.values())
     top = [s for s in grid if rates[s] == best]
     # Prefer the setting whose neighbourhood does best on average (a broad plateau).
-    members = set(grid)
     smooth = {}
     for s in top:
-        near = _neighbours(s, members)
+        near = _neighbours(s, rates)
         smooth[s] = sum(rates[n] for n in near) / len(near)
     chosen = max(top, key=lambda s: (smooth[s], -s.coverage, -s.cosine, -s.subject))
     return chosen, _rate(table, chosen, keep)
