@@ -49,6 +49,21 @@ def test_coverage_counts_an_expanded_word_once() -> None:
     assert _index().search("Who renews certs?", expand=False)[0].coverage < 1.0
 
 
+def test_coverage_of_a_document_is_the_coverage_search_gives_it() -> None:
+    index = TermIndex.build(
+        [
+            ("a", {"title": "Use Postgres", "body": "Postgres on RDS for every app."}),
+            ("b", {"title": "Use Redis", "body": "Redis on ElastiCache, with backups."}),
+            ("c", {"title": "Backups", "body": "Nightly backups of every database."}),
+        ]
+    )
+    question = "Do we keep nightly backups of Postgres on RDS?"
+    for hit in index.search(question):
+        assert index.coverage(question, hit.doc) == hit.coverage
+    assert index.coverage(question, "b") > 0.0
+    assert index.coverage(question, "missing") == 0.0
+
+
 def test_subject_coverage_counts_only_the_rarest_known_words() -> None:
     index = TermIndex.build(
         [

@@ -417,6 +417,16 @@ class TermIndex:
         covered = {o for t, o in origin.items() if t in vector and o not in vector}
         return direct + sum(weights[o] for o in covered)
 
+    def coverage(self, text: str, doc_id: str) -> float:
+        """The share of ``text``'s weight that document ``doc_id`` matches, as ``search``
+        gives it for a hit (0.0 for a document the index does not hold)."""
+        slot = self.positions.get(doc_id)
+        weights, origin = self.expanded_weights(text)
+        total = sum(w for t, w in weights.items() if t not in origin)
+        if slot is None or not total:
+            return 0.0
+        return min(1.0, self._matched(slot, weights, origin) / total)
+
     def subject_terms(self, text: str, top: int = 3) -> list[tuple[str, float]]:
         """The query's ``top`` rarest words that the index knows, with their IDF: what the
         question is about (``secrets``, ``merge``, not ``platform``)."""

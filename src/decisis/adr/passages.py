@@ -1,0 +1,77 @@
+"""A record's sections as passages, so that a long record is matched by the part a question
+is about.
+
+Some records decide many things at once: a cluster record with sections on node groups,
+authentication, scaling and networking. Over the whole record BM25 dilutes a question
+about one of them ("will worker nodes still be scaled by hand?") with the words of all
+the others, while a short record on one subject keeps its full weight. Scoring each
+record also by its best-matching section (passage-level evidence, as document retrieval
+has long done for long documents) lets the part the question is about speak for it.
+
+The passage index is a ``TermIndex`` over every section of level two or deeper of every
+record (a record with no such section is one passage), each with the record's title.
+It is built on the first question a view answers and kept by the records it was made
+from, so the next view of the same records (a correction only adds a remembered question)
+takes it over instead of building it again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+from decisis.adr.markdown import parse_markdown
+from decisis.adr.view import AdrView
+from decisis.model import Node
+from decisis.search.terms import TermIndex
+
+__all__ = ["best_passages", "passage_index"]
+
+_SEPARATOR = "#"  # a passage's id: ``<record key>#<its number in the record>``
+_KEPT = 4  # passage indexes kept for views to come, by the records they were made from
+_BUILT: dict[tuple[tuple[str, str], ...], TermIndex] = {}
+_LOCK = threading.Lock()
+
+
+def _passages(node: Node) -> Iterator[str]:
+    text = str(node.metadata.get("text") or "")
+    sections = [s.text for s in parse_markdown(text).sections if s.level >= 2 and s.text.strip()]
+    yield from sections or [text]
+
+
+def _made_from(view: AdrView) -> tuple[tuple[str, str], ...]:
+    """What a view's passages are made from: each record's key and content hash."""
+    records = view.records.items()
+    return tuple((key, str(node.metadata.get("content_hash"))) for key, node in records)
+
+
+def passage_index(view: AdrView) -> TermIndex:
+    """The index of ``view``'s record sections, kept on the view and, for the views that
+    follow, by the records it was made from."""
+    cached = view.cache.get("passages")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    made_from = _made_from(view)
+    with _LOCK:
+        index = _BUILT.get(made_from)
+    if index is None:
+        index = TermIndex.build(
+            (f"{key}{_SEPARATOR}{i}", {"title": node.label, "body": passage})
+            for key, node in view.records.items()
+            for i, passage in enumerate(_passages(node))
+        )
+        with _LOCK:
+            if len(_BUILT) >= _KEPT:
+                _BUILT.pop(next(iter(_BUILT)))
+            _BUILT[made_from] = index
+    view.cache["passages"] = index
+    return index
+
+
+def best_passages(view: AdrView, text: str, limit: int) -> dict[str, float]:
+    """Records by the BM25 score of their best section for ``text``, best first (at most
+    ``limit`` passages are looked at)."""
+    best: dict[str, float] = {}
+    for hit in passage_index(view).search(text, limit=limit):
+        best.setdefault(hit.doc.rsplit(_SEPARATOR, 1)[0], hit.score)
+    return best

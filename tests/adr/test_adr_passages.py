@@ -1,0 +1,96 @@
+"""A record's sections as passages: a record that decides many things is also scored by the
+section a question is about (``decisis.adr.passages``, ``PASSAGE_WEIGHT`` in
+``decisis.adr.start``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import decisis
+from decisis.adr import start
+from decisis.adr.corrections import correct
+from decisis.adr.ingest import ingest
+from decisis.adr.passages import best_passages, passage_index
+from decisis.adr.view import view_of
+from tests.adr.conftest import WriteFn
+
+TOPICS = ("networking", "authentication", "logging")
+
+
+def _write_team(write: WriteFn) -> None:
+    """A record of several sections, each deciding something else, and a short one."""
+    sections = "\n".join(f"### {t.title()}\n\nChosen: {t} as before.\n" for t in TOPICS)
+    write(
+        "0001-kubernetes-cluster.md",
+        "# 1. Kubernetes cluster\n\nDate: 2021-03-01\n\n## Status\n\nAccepted\n\n"
+        f"## Decisions\n\n{sections}\n### Node scaling\n\n"
+        "Chosen: worker nodes are scaled by hand when capacity alerts fire.\n",
+    )
+    write(
+        "0002-on-call-alerts.md",
+        "# 2. On-call alerts\n\nDate: 2021-04-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+        "When capacity alerts fire, the on-call engineer checks the worker nodes.\n",
+    )
+
+
+# Questions on which two records tie on their whole text and the one whose section is
+# about the question is right: the record on the identity provider (one section of the
+# other, an SSO record, names GitHub too) and the record decommissioning the tool.
+TIES = [
+    ("Which identity provider do Cloud Platform users log in with?", "cloud-platform:006"),
+    ("Is the cp-cli tool still supported?", "cloud-platform:041"),
+]
+
+
+@pytest.fixture(scope="module")
+def corpus_graph(corpus: Path) -> decisis.Graph:
+    graph = decisis.open("memory://")
+    ingest(graph, corpus)
+    return graph
+
+
+@pytest.mark.parametrize(("question", "key"), TIES)
+def test_a_near_tie_goes_to_the_record_whose_section_is_about_the_question(
+    corpus_graph: decisis.Graph, question: str, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = view_of(corpus_graph)
+    assert start.start_points(corpus_graph, view, question).fused[0].doc == key
+    monkeypatch.setattr(start, "PASSAGE_WEIGHT", 0.0)  # whole records only: the other one
+    assert start.start_points(corpus_graph, view, question).fused[0].doc != key
+
+
+def test_passages_are_the_sections_of_a_record_or_the_whole_record(
+    write: WriteFn, team: Path
+) -> None:
+    _write_team(write)
+    write("0009-no-sections.md", "# 9. Plain\n\nDate: 2021-06-01\n\nWe keep it plain.\n")
+    graph = decisis.open("memory://")
+    ingest(graph, team)
+    index = passage_index(view_of(graph))
+    own = [d for d in index.docs if d.startswith("team:0001#")]
+    # Status, Decisions (with all that is under it), each topic and node scaling
+    assert len(own) == 2 + len(TOPICS) + 1
+    assert [d for d in index.docs if d.startswith("team:0009#")] == ["team:0009#0"]
+    best = best_passages(view_of(graph), "scaled by hand", limit=10)
+    assert next(iter(best)) == "team:0001"
+
+
+def test_a_view_of_the_same_records_takes_the_passage_index_over(
+    write: WriteFn, team: Path, tmp_path: Path
+) -> None:
+    _write_team(write)
+    with decisis.open(f"sqlite:///{tmp_path / 'p.db'}") as graph:
+        ingest(graph, team)
+        before = view_of(graph)
+        index = passage_index(before)
+        # a correction adds a remembered question: the records stay the same
+        correct(graph, "Do we scale worker nodes by hand?", "team:0001")
+        after = view_of(graph)
+        assert after is not before
+        assert passage_index(after) is index
+        write("0002-on-call-alerts.md", (team / "0002-on-call-alerts.md").read_text() + "\nMore.\n")
+        ingest(graph, team)  # a record changed: its passages are read again
+        changed = view_of(graph)
+        assert passage_index(changed) is not index
