@@ -174,6 +174,53 @@ def test_a_low_cosine_abstains_unless_every_word_is_met(
     assert (_should_abstain(points) is not None) is abstains
 
 
+def test_a_start_far_in_meaning_does_not_veto_a_close_record_it_walks_to() -> None:
+    from decisis.adr.answer import _should_abstain
+    from decisis.adr.start import StartPoints
+    from decisis.search.fusion import Fused
+
+    points = StartPoints(
+        [Fused("team:001", 1.0, {"terms": 1})],
+        coverage={"team:001": 0.6},
+        vector_scores={"team:001": 0.3, "team:002": 0.7, "team:003": 0.3},
+        subject={"team:001": 0.6},
+    )
+    assert _should_abstain(points) is not None
+    assert _should_abstain(points, "team:001") is not None
+    assert _should_abstain(points, "team:003") is not None
+    assert _should_abstain(points, "team:002") is None
+
+
+SCALING = "Are worker nodes on the new clusters still scaled by hand?"
+CONTROL_PLANE = "Who looks after the master nodes of our EKS cluster, us or AWS?"
+
+
+def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
+    graph: decisis.Graph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The EKS record left auto-scaling "for future consideration"; the Karpenter record
+    decided it (rule ``decides-deferred``). A question on scaling walks there; one on the
+    part that still stands (who runs the control plane) does not, though the Karpenter
+    record names EKS and nodes too."""
+    scaling = ask(graph, SCALING)
+    assert scaling.chain == ["cloud-platform:022", "cloud-platform:047"]
+    assert any("Part of an older record still stands" in n for n in scaling.notes)
+    assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:022"
+    from decisis.adr import walk
+
+    monkeypatch.setattr(walk, "PARTIAL_RELEVANCE_MIN", walk.RELEVANCE_MIN)  # as whole records
+    assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:047"
+
+
+def test_a_confirmed_partial_link_still_speaks_only_for_its_part(
+    tmp_path: Path, corpus: Path
+) -> None:
+    with decisis.open(f"sqlite:///{tmp_path / 'p.db'}") as g:
+        ingest(g, corpus)
+        correct(g, SCALING, "cloud-platform:047")  # confirms 022 -> 047
+        assert ask(g, CONTROL_PLANE).answer == "cloud-platform:022"
+
+
 def test_tokens_are_counted_only_when_asked_for(graph: decisis.Graph) -> None:
     """Loading the tokenizer's tables costs about half a second: a command that prints
     only the answer's text must not pay it."""

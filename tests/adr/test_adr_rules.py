@@ -81,6 +81,37 @@ def test_lowercase_common_words_after_rather_than_are_not_names(write: WriteFn, 
 
 
 @pytest.mark.parametrize(
+    "deferral",
+    [
+        "Manual cluster scaling for now, with future consideration of autoscaling.",
+        "Cluster autoscaling should be considered soon though.",
+        "_how we do autoscaling_ - to be investigated",
+    ],
+    ids=["future-consideration-of", "should-be-considered-soon", "to-be-investigated"],
+)
+def test_a_later_record_titled_after_what_an_earlier_one_left_open(
+    write: WriteFn, team: Path, deferral: str
+) -> None:
+    _filler(write)
+    write("010-cluster.md", _record(10, "Run our cluster", "2019-06-01", f"We run it. {deferral}"))
+    write("011-autoscaling.md", _record(11, "Use Karpenter for autoscaling", "2021-03-01", "Yes."))
+    write("012-autoscaling-limits.md", _record(12, "Autoscaling limits", "2022-03-01", "Ten."))
+    # the first record to decide it takes that part over, and only that part
+    proposals = [
+        p for p in propose_links(read_folder(team).records) if p.rule == "decides-deferred"
+    ]
+    assert [(p.old, p.new, p.partial) for p in proposals] == [("team:010", "team:011", True)]
+
+
+def test_a_decided_subject_is_not_left_open(write: WriteFn, team: Path) -> None:
+    _filler(write)
+    decided = "We scale by hand. Autoscaling was considered and turned down."
+    write("010-cluster.md", _record(10, "Run our cluster", "2019-06-01", decided))
+    write("011-autoscaling.md", _record(11, "Use Karpenter for autoscaling", "2021-03-01", "Yes."))
+    assert _proposals(team, "decides-deferred") == []
+
+
+@pytest.mark.parametrize(
     ("passed_over", "named"),
     [
         (  # a sentence that only weighs a switch names nothing replaced

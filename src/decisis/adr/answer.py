@@ -1,11 +1,11 @@
 """``ask``: what do we do about X today? The record that stands, its history, or no answer.
 
 1. Start points by votes (``decisis.adr.start``).
-2. Abstain when nothing on record answers: the best start covers too little of the
+2. Walk trusted links from the best start to what stands (``decisis.adr.walk``).
+3. Abstain when nothing on record answers: the best start covers too little of the
    question's distinctive weight or of its subject (its rarest words the records know),
-   is far from it in meaning, or a remembered question like this one was corrected to
-   "no record".
-3. Walk trusted links from the start to what stands (``decisis.adr.walk``).
+   neither it nor where the walk ends is close to the question in meaning, or a
+   remembered question like this one was corrected to "no record".
 4. Say it in about 130 tokens: the standing record, its decision in a sentence, what
    it replaced and when, and whether it replaced only part of a record or was split.
 """
@@ -131,7 +131,10 @@ def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
     return Answer(question, None, [], text, 0.0, notes=[why])
 
 
-def _should_abstain(points: StartPoints) -> str | None:
+def _should_abstain(points: StartPoints, standing: str | None = None) -> str | None:
+    """Why nothing on record answers, or ``None``. ``standing`` is where the walk from the
+    best start ends: when it is close in meaning to the question, a start far from it (a
+    record deciding many things, one of which a later record took over) does not veto."""
     if not points.fused and points.excluded:
         key, left_out = next(iter(points.excluded.items()))
         return f"{key}, the closest record, says it does not cover {', '.join(left_out)}"
@@ -150,11 +153,18 @@ def _should_abstain(points: StartPoints) -> str | None:
         return "the closest record misses the words that say what it is about"
     if (
         points.vector_scores
-        and points.vector_scores.get(top.doc, 0.0) < ABSTAIN_COSINE
+        and meaning_cosine(points, standing) < ABSTAIN_COSINE
         and not words_all_met(points.coverage.get(top.doc, 0.0), points.subject.get(top.doc, 1.0))
     ):
         return "the closest record is about something else"
     return None
+
+
+def meaning_cosine(points: StartPoints, standing: str | None) -> float:
+    """The question's cosine with the best start or, if closer, the record its walk ends at."""
+    top = points.fused[0].doc
+    scores = points.vector_scores
+    return max(scores.get(top, 0.0), scores.get(standing, 0.0) if standing else 0.0)
 
 
 def words_all_met(coverage: float, subject: float) -> bool:
@@ -183,9 +193,8 @@ def decide(
 ) -> Answer:
     """Turn start points into an answer: abstain, or walk from the best start (its links
     fetched from ``graph``'s store in one query when given, else from the view)."""
-    why = _should_abstain(points)
-    if why is not None:
-        return _abstain(question, why, points)
+    if not points.fused:
+        return _abstain(question, _should_abstain(points) or "no record shares its words", points)
     start = points.fused[0].doc
     # A start a corrected question vouches for moves on only along judged links.
     remembered = "questions" in points.fused[0].votes
@@ -193,6 +202,9 @@ def decide(
     result = (
         walk(view, start, points.relevance, threshold, graph=graph) if walk_links else Walk([start])
     )
+    why = _should_abstain(points, result.standing)
+    if why is not None:
+        return _abstain(question, why, points)
     notes = _notes(view, result)
     text = _render(view, result, notes)
     belief = 1.0

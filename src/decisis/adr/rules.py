@@ -11,6 +11,9 @@ function over the records of one ingest. The built-in rules are registered with
                     supersede / deprecate / in favour of
     chooses-turned-down  a later record decides for what an earlier one turned down
                     ("rather than using EKS" -> a record titled "EKS")
+    decides-deferred  a later record decides what an earlier one left to be decided ("with
+                    future consideration of auto-scaling" -> "Use Karpenter for scaling"):
+                    a partial link, the rest of the earlier record still stands
     same-question   a later record of the same folder decides the same question: similar
                     distinctive terms and title, each among the other's closest
 
@@ -440,6 +443,60 @@ def _chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
                 )
 
 
+# "Manual cluster scaling, with future consideration of auto-scaling", "Cluster auto-scaling
+# should be considered soon", "X - to be investigated": the record leaves X to be decided.
+_DEFERRED_AFTER = re.compile(
+    r"\b(?:future\s+consideration\s+of|consider(?:ing)?\s+later|(?:re-?visit|look\s+into)\s+later)"
+    r"\s+(?:using\s+|adopting\s+|an?\s+|the\s+)?([^.;:!?\n]{1,60})",
+    re.IGNORECASE,
+)
+_DEFERRED_BEFORE = re.compile(
+    r"([^.;:!?\n]{1,60}?)[\s_*-]*\b(?:(?:should|will)\s+be\s+(?:considered|investigated|decided"
+    r"|revisited)\s+(?:soon|later|in\s+(?:the\s+)?future|at\s+a\s+later\s+date)"
+    r"|(?:is|are|remains?)?\s*to\s+be\s+(?:investigated|decided))",
+    re.IGNORECASE,
+)
+DEFERRED_WORDS = 4  # how many words next to the phrase name what is left to be decided
+
+
+def _deferred(ctx: RuleContext, record: AdrRecord) -> set[str]:
+    """The terms of what ``record`` leaves to be decided later ("with future consideration of
+    auto-scaling": ``scale``): the words next to the phrase that few records use."""
+    limit = max(2, int(TURNED_DOWN_MAX_SHARE * ctx.index.size))
+    named: list[str] = []
+    for match in _DEFERRED_AFTER.finditer(record.body):
+        named += match.group(1).split()[:DEFERRED_WORDS]
+    for match in _DEFERRED_BEFORE.finditer(record.body):
+        named += match.group(1).split()[-DEFERRED_WORDS:]
+    return {t for t in terms(" ".join(named)) if 0 < len(ctx.index.postings.get(t, ())) <= limit}
+
+
+def _decides_deferred(ctx: RuleContext) -> Iterator[Proposal]:
+    """The first later record of the same folder titled after what an earlier one left to
+    be decided takes that part over ("future consideration of auto-scaling" -> a record
+    titled "Use Karpenter for scaling"); the rest of the earlier record still stands."""
+    for record in ctx.records:
+        deferred = _deferred(ctx, record) - set(terms(record.title))
+        if not deferred:
+            continue
+        later = sorted(
+            ctx.written_after(record),
+            key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
+        )
+        for name in sorted(deferred):
+            newer = next((r for r in later if name in terms(r.title)), None)
+            if newer is not None:
+                evidence = f"{record.key} left {name} to be decided; {newer.key} decides it"
+                yield Proposal(
+                    record.key,
+                    newer.key,
+                    "decides-deferred",
+                    LinkState.CANDIDATE,
+                    evidence,
+                    partial=True,
+                )
+
+
 for _rule in (
     FunctionRule(
         "status-line", Trust(9.0, 1.0), "a status line names the replacement", _status_line
@@ -467,6 +524,12 @@ for _rule in (
         Trust(3.0, 2.0),
         "a later record decides for what an earlier one turned down",
         _chooses_turned_down,
+    ),
+    FunctionRule(
+        "decides-deferred",
+        Trust(3.0, 2.0),
+        "a later record decides what an earlier one left to be decided",
+        _decides_deferred,
     ),
     FunctionRule(
         "same-question",

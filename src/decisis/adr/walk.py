@@ -33,6 +33,9 @@ __all__ = ["JUDGED_ONLY", "WALK_THRESHOLD", "Step", "Walk", "region", "walk"]
 WALK_THRESHOLD = 0.5
 JUDGED_ONLY = 0.95  # a threshold only stated and confirmed links pass
 RELEVANCE_MIN = 0.35  # a candidate's successor must match the question this well (vs the best)
+# ... and one that replaced only part of a record nearly as well as the best: the question
+# must be about that part ("scaled by hand", not "who runs the control plane").
+PARTIAL_RELEVANCE_MIN = 0.7
 MAX_STEPS = 20
 # Confidences are stored to six decimals (``rule.trusted``): the floor gives way by
 # more than the rounding of twenty links, so no pair the trust could believe is cut.
@@ -99,12 +102,18 @@ def _options(
         if any(e.state is LinkState.REJECTED for e in edges):
             continue
         belief = 1.0 - doubt
+        partial = any(bool(e.metadata.get("partial")) for e in edges)
+        stated = any(e.state is LinkState.STATED for e in edges)
+        if partial and not stated and relevance.get(new, 0.0) < PARTIAL_RELEVANCE_MIN:
+            # an inferred link for part of a record speaks only for that part, even once a
+            # correction confirmed it; a record that says it was partly replaced is followed
+            # (the answer says part of the older record still stands)
+            continue
         if judged:
             belief = max(belief, JUDGED_ONLY)
         elif relevance.get(new, 0.0) < RELEVANCE_MIN:
             belief *= relevance.get(new, 0.0) / RELEVANCE_MIN
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
-        partial = any(bool(e.metadata.get("partial")) for e in edges)
         steps.append(Step(current, new, belief, rules, partial))
     # Among believed successors the newest stands: a record written later decides last.
     return sorted(steps, key=lambda s: (-round(s.belief, 1), view.order(s.new), s.new))

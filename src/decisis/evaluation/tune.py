@@ -26,7 +26,7 @@ from typing import Any
 
 import decisis.adr.answer as answering
 import decisis.adr.start as starting
-from decisis.adr.answer import decide, words_all_met
+from decisis.adr.answer import decide, meaning_cosine, words_all_met
 from decisis.adr.ingest import ingest
 from decisis.adr.start import start_points
 from decisis.adr.view import view_of
@@ -61,7 +61,7 @@ class Case:
     question: Question
     answer: str | None
     coverage: float
-    cosine: float | None  # None: no embedder
+    cosine: float | None  # with the best start or, if closer, the answer; None: no embedder
     remembered: bool
     subject: float = 1.0  # share of the question's rarest known words the best start has
     # the best start cannot answer what the question's form asks for (a length of time, one of
@@ -120,7 +120,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
             points = start_points(graph, view, q.question)
             answer = decide(view, points, q.question)
             top = points.fused[0].doc if points.fused else None
-            cosine = points.vector_scores.get(top, 0.0) if points.vector_scores and top else None
+            cosine = meaning_cosine(points, answer.answer) if points.vector_scores and top else None
             out.append(
                 Case(
                     q,
