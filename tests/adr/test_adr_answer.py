@@ -205,6 +205,7 @@ def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
     scaling = ask(graph, SCALING)
     assert scaling.chain == ["cloud-platform:022", "cloud-platform:047"]
     assert any("Part of an older record still stands" in n for n in scaling.notes)
+    assert 'It replaced part of cloud-platform:022 "EKS"' in scaling.text
     assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:022"
     from decisis.adr import walk
 

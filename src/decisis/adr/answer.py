@@ -16,7 +16,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.start import StartPoints, start_points
+from decisis.adr.start import VOUCHED, StartPoints, start_points
 from decisis.adr.tokens import count_tokens
 from decisis.adr.view import AdrView, view_of
 from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
@@ -118,7 +118,8 @@ def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
         parts = [f"Stands: {_describe(view, key)}. Decision: {summary}"]
     if result.steps:
         older = ", ".join(
-            f'{s.old} "{view.records[s.old].label}" ({view.meta(s.old).get("date") or "undated"})'
+            f'{"part of " if s.partial else ""}{s.old} "{view.records[s.old].label}" '
+            f"({view.meta(s.old).get('date') or 'undated'})"
             for s in reversed(result.steps)
         )
         parts.append(f"It replaced {older}.")
@@ -128,6 +129,17 @@ def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
 
 def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
     text = f"No decision on record answers this ({why})."
+    return Answer(question, None, [], text, 0.0, notes=[why])
+
+
+def _which_record(view: AdrView, question: str, keys: list[str]) -> Answer:
+    """No answer, and the records a number the question gives could mean."""
+    why = "the record number is that of several records"
+    text = (
+        "Which record? The number is that of "
+        + "; ".join(f'{k} "{view.records[k].label}"' for k in keys)
+        + ". Name the team, or ask with the record's key."
+    )
     return Answer(question, None, [], text, 0.0, notes=[why])
 
 
@@ -143,7 +155,7 @@ def _should_abstain(points: StartPoints, standing: str | None = None) -> str | N
     if points.remembered is not None and points.remembered_answer is None:
         return f'a question like it ("{points.remembered}") was answered: no record'
     top = points.fused[0]
-    if "questions" in top.votes:
+    if VOUCHED & top.votes.keys():
         return None
     if points.form_unmet is not None:
         return f"{top.doc}, the closest record, {points.form_unmet}"
@@ -180,6 +192,15 @@ def _notes(view: AdrView, result: Walk) -> list[str]:
         notes.append("Part of an older record still stands where the newer one is silent.")
     if result.split:
         notes.append("Also replaced by " + ", ".join(result.split) + ": the decision was split.")
+    if result.parts:
+        notes.append(
+            "Part of it was taken over by "
+            + ", ".join(
+                f'{k} "{view.records[k].label}" ({view.meta(k).get("date") or "undated"})'
+                for k in result.parts
+            )
+            + "."
+        )
     return notes
 
 
@@ -193,14 +214,22 @@ def decide(
 ) -> Answer:
     """Turn start points into an answer: abstain, or walk from the best start (its links
     fetched from ``graph``'s store in one query when given, else from the view)."""
+    if points.named:
+        return _which_record(view, question, points.named)
     if not points.fused:
         return _abstain(question, _should_abstain(points) or "no record shares its words", points)
     start = points.fused[0].doc
+    votes = points.fused[0].votes
     # A start a corrected question vouches for moves on only along judged links.
-    remembered = "questions" in points.fused[0].votes
-    threshold = JUDGED_ONLY if remembered else WALK_THRESHOLD
+    threshold = JUDGED_ONLY if "questions" in votes else WALK_THRESHOLD
+    # A record asked about by name is asked about whole: every believed link counts, whatever
+    # the question's words match.
+    named = "named" in votes
+    relevance = dict.fromkeys(view.records, 1.0) if named else points.relevance
     result = (
-        walk(view, start, points.relevance, threshold, graph=graph) if walk_links else Walk([start])
+        walk(view, start, relevance, threshold, graph=graph, whole=named)
+        if walk_links
+        else Walk([start])
     )
     why = _should_abstain(points, result.standing)
     if why is not None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from decisis.adr.amounts import asked_for
 from decisis.adr.choices import choices, names_a_choice
+from decisis.adr.named import named_records
 from decisis.adr.passages import best_passages
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
@@ -32,7 +33,7 @@ from decisis.search.glossary import spelled_both_ways
 from decisis.search.terms import Scored, TermIndex
 from decisis.search.text import terms, words
 
-__all__ = ["VOTER_WEIGHTS", "StartPoints", "start_points"]
+__all__ = ["VOTER_WEIGHTS", "VOUCHED", "StartPoints", "start_points"]
 
 # Chosen on the development questions with topics held out (``decisis.evaluation.tune``):
 # the store's full-text rank sees a record as one bag of words and mostly adds noise to
@@ -49,6 +50,9 @@ VOTER_WEIGHTS: Mapping[str, float] = {
     "questions": 1.5,
 }
 VECTOR_WEIGHT = 0.0
+# Votes that vouch for a start whatever its words match: a remembered question corrected to
+# it, or the question naming it by key or number (``decisis.adr.named``).
+VOUCHED = frozenset({"questions", "named"})
 DEPTH = 20
 # A question naming one team's folder ("… on the Modernisation Platform") multiplies the terms
 # score of that folder's records by 1 + FOLDER_BOOST, and the naming words leave the content
@@ -91,6 +95,8 @@ class StartPoints:
     # why the best start cannot give what the question's form asks for ("says nothing of how
     # long", 'names neither "A" nor "B"'), or None
     form_unmet: str | None = None
+    # the records a number in the question could mean, when it is that of several ("ADR 22")
+    named: list[str] = field(default_factory=list)
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -281,7 +287,12 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     if folder is not None:
         fused = _named_team_first(view, fused, folder)
     fused, excluded = _in_scope(view, asked, fused)
-    points = StartPoints(fused, excluded=excluded)
+    named = named_records(view, question, folder)
+    if len(named) == 1:  # "Is ADR-22 still in force?": it starts there, whatever it matches
+        fused = [Fused(named[0], fused[0].score if fused else 1.0, {"named": 1})] + [
+            f for f in fused if f.doc != named[0]
+        ]
+    points = StartPoints(fused, excluded=excluded, named=named if len(named) > 1 else [])
     points.coverage = {s.doc: s.coverage for s in scored}
     points.term_scores = {s.doc: s.score for s in scored}
     points.vector_scores = vectors

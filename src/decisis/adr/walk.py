@@ -58,6 +58,8 @@ class Walk:
     chain: list[str]
     steps: list[Step] = field(default_factory=list)
     split: list[str] = field(default_factory=list)  # other records that also replace a step
+    # records that took over part of one on the chain, not followed (``walk(whole=True)``)
+    parts: list[str] = field(default_factory=list)
 
     @property
     def standing(self) -> str:
@@ -126,11 +128,14 @@ def walk(
     threshold: float = WALK_THRESHOLD,
     *,
     graph: Graph | None = None,
+    whole: bool = False,
 ) -> Walk:
     """Follow the best believed successor from ``start`` until none passes ``threshold``.
 
     With ``graph``, the links come from its store in one query (``region``); without,
-    from the view's copy of every link. Both give the same walk.
+    from the view's copy of every link. Both give the same walk. With ``whole`` (the
+    question asks about the start record as a whole, by name), links that replaced only part
+    of a record are not followed: their newer records are listed in ``Walk.parts``.
     """
     successors = view.successors if graph is None else region(graph, view, start, threshold)
     result = Walk([start])
@@ -139,6 +144,9 @@ def walk(
         current = result.chain[-1]
         options = [s for s in _options(view, current, relevance, successors) if s.new not in seen]
         passing = [s for s in options if s.belief >= threshold]
+        if whole:
+            result.parts += [s.new for s in passing if s.partial and s.new not in result.parts]
+            passing = [s for s in passing if not s.partial]
         if not passing:
             break
         best = passing[0]

@@ -28,7 +28,7 @@ import decisis.adr.answer as answering
 import decisis.adr.start as starting
 from decisis.adr.answer import decide, meaning_cosine, words_all_met
 from decisis.adr.ingest import ingest
-from decisis.adr.start import start_points
+from decisis.adr.start import VOUCHED, start_points
 from decisis.adr.view import view_of
 from decisis.evaluation.questions import Question, load_questions, score
 from decisis.graph import Graph
@@ -127,7 +127,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
                     answer.answer,
                     points.coverage.get(top, 0.0) if top else 0.0,
                     cosine,
-                    bool(points.fused and "questions" in points.fused[0].votes),
+                    bool(points.fused and VOUCHED & points.fused[0].votes.keys()),
                     points.subject.get(top, 1.0) if top else 0.0,
                     points.form_unmet is not None,
                 )
