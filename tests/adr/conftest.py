@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,16 @@ WriteFn = Callable[[str, "str | bytes"], Path]
 def corpus() -> Path:
     assert CORPUS.is_dir(), f"the shared ADR corpus is missing at {CORPUS}"
     return CORPUS
+
+
+@pytest.fixture(scope="module")
+def corpus_graph(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[decisis.Graph]:
+    """The shared corpus ingested into a SQLite file, once per test module (for tests that
+    only ask)."""
+    path = tmp_path_factory.mktemp("corpus") / "g.db"
+    with decisis.open(f"sqlite:///{path}") as graph:
+        ingest(graph, corpus)
+        yield graph
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,11 +17,8 @@ WriteFn = Callable[[str, str | bytes], Path]
 
 
 @pytest.fixture(scope="module")
-def graph(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[decisis.Graph]:
-    path = tmp_path_factory.mktemp("ask") / "g.db"
-    with decisis.open(f"sqlite:///{path}") as g:
-        ingest(g, corpus)
-        yield g
+def graph(corpus_graph: decisis.Graph) -> decisis.Graph:
+    return corpus_graph
 
 
 def test_stated_supersession_is_walked_to_what_stands(tmp_path: Path) -> None:

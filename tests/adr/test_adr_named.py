@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 import decisis
 from decisis.adr.answer import Answer, ask
-from decisis.adr.ingest import ingest
 from decisis.adr.named import named_records
 from decisis.adr.view import view_of
 from tests.adr.conftest import WriteFn
-
-
-@pytest.fixture(scope="module")
-def graph(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[decisis.Graph]:
-    path = tmp_path_factory.mktemp("named") / "g.db"
-    with decisis.open(f"sqlite:///{path}") as g:
-        ingest(g, corpus)
-        yield g
 
 
 @pytest.mark.parametrize(
@@ -28,9 +18,9 @@ def graph(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[de
     ["Is cloud-platform:022 still in force?", "Is ADR 22 of the Cloud Platform still valid?"],
 )
 def test_a_record_named_is_where_the_question_starts_and_is_asked_about_whole(
-    graph: decisis.Graph, question: str
+    corpus_graph: decisis.Graph, question: str
 ) -> None:
-    answer = ask(graph, question)
+    answer = ask(corpus_graph, question)
     # Karpenter took over only its scaling: the EKS record stands, and the answer says so
     assert answer.answer == "cloud-platform:022" and answer.chain == ["cloud-platform:022"]
     assert 'Part of it was taken over by cloud-platform:047 "Use Karpenter For Scaling"' in (
@@ -38,13 +28,13 @@ def test_a_record_named_is_where_the_question_starts_and_is_asked_about_whole(
     )
 
 
-def test_a_record_named_that_was_replaced_walks_to_what_stands(graph: decisis.Graph) -> None:
-    answer = ask(graph, "What replaced modernisation-platform:0004?")
+def test_a_record_named_that_was_replaced_walks_to_what_stands(corpus_graph: decisis.Graph) -> None:
+    answer = ask(corpus_graph, "What replaced modernisation-platform:0004?")
     assert answer.chain == ["modernisation-platform:0004", "modernisation-platform:0019"]
 
 
-def test_a_number_several_teams_have_is_asked_back(graph: decisis.Graph) -> None:
-    answer = ask(graph, "Is ADR-22 still valid?")
+def test_a_number_several_teams_have_is_asked_back(corpus_graph: decisis.Graph) -> None:
+    answer = ask(corpus_graph, "Is ADR-22 still valid?")
     assert answer.answer is None and answer.chain == []
     for key in ("cloud-platform:022", "govuk-aws:0022", "modernisation-platform:0022"):
         assert key in answer.text
@@ -59,8 +49,8 @@ def test_a_number_several_teams_have_is_asked_back(graph: decisis.Graph) -> None
         "How do we scale the cluster?",
     ],
 )
-def test_questions_that_name_no_one_record(graph: decisis.Graph, question: str) -> None:
-    assert len(named_records(view_of(graph), question, None)) != 1
+def test_questions_that_name_no_one_record(corpus_graph: decisis.Graph, question: str) -> None:
+    assert len(named_records(view_of(corpus_graph), question, None)) != 1
 
 
 def test_a_record_named_by_number_answers_whatever_its_words(

@@ -44,13 +44,6 @@ TIES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def corpus_graph(corpus: Path) -> decisis.Graph:
-    graph = decisis.open("memory://")
-    ingest(graph, corpus)
-    return graph
-
-
 @pytest.mark.parametrize(("question", "key"), TIES)
 def test_a_near_tie_goes_to_the_record_whose_section_is_about_the_question(
     corpus_graph: decisis.Graph, question: str, key: str, monkeypatch: pytest.MonkeyPatch

@@ -427,20 +427,29 @@ def _chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
     down reverses it (``014`` "… rather than using EKS", ``022`` "EKS"); records after
     that one build on the reversal rather than make it."""
     for record in ctx.records:
-        rejected = _turned_down(ctx, record) - set(terms(record.title))
-        if not rejected:
-            continue
-        later = sorted(  # in a folder the numbers tell the order better than re-dated headers
-            ctx.written_after(record),
-            key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
-        )
-        for name in sorted(rejected):
-            newer = next((r for r in later if name in terms(r.title)), None)
-            if newer is not None:
-                evidence = f"{record.key} turned down {name}; {newer.key} chose it"
-                yield Proposal(
-                    record.key, newer.key, "chooses-turned-down", LinkState.CANDIDATE, evidence
-                )
+        for name, newer in _first_titled_after(ctx, record, _turned_down(ctx, record)):
+            evidence = f"{record.key} turned down {name}; {newer.key} chose it"
+            yield Proposal(
+                record.key, newer.key, "chooses-turned-down", LinkState.CANDIDATE, evidence
+            )
+
+
+def _first_titled_after(
+    ctx: RuleContext, record: AdrRecord, names: set[str]
+) -> Iterator[tuple[str, AdrRecord]]:
+    """For each of ``names`` (terms ``record``'s own title lacks), the first record of its
+    folder written after it whose title has that term."""
+    names = names - set(terms(record.title))
+    if not names:
+        return
+    later = sorted(  # in a folder the numbers tell the order better than re-dated headers
+        ctx.written_after(record),
+        key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
+    )
+    for name in sorted(names):
+        newer = next((r for r in later if name in terms(r.title)), None)
+        if newer is not None:
+            yield name, newer
 
 
 # "Manual cluster scaling, with future consideration of auto-scaling", "Cluster auto-scaling
@@ -476,25 +485,11 @@ def _decides_deferred(ctx: RuleContext) -> Iterator[Proposal]:
     be decided takes that part over ("future consideration of auto-scaling" -> a record
     titled "Use Karpenter for scaling"); the rest of the earlier record still stands."""
     for record in ctx.records:
-        deferred = _deferred(ctx, record) - set(terms(record.title))
-        if not deferred:
-            continue
-        later = sorted(
-            ctx.written_after(record),
-            key=lambda r: (r.number if r.number is not None else 1 << 30, order_key(r)),
-        )
-        for name in sorted(deferred):
-            newer = next((r for r in later if name in terms(r.title)), None)
-            if newer is not None:
-                evidence = f"{record.key} left {name} to be decided; {newer.key} decides it"
-                yield Proposal(
-                    record.key,
-                    newer.key,
-                    "decides-deferred",
-                    LinkState.CANDIDATE,
-                    evidence,
-                    partial=True,
-                )
+        for name, newer in _first_titled_after(ctx, record, _deferred(ctx, record)):
+            evidence = f"{record.key} left {name} to be decided; {newer.key} decides it"
+            yield Proposal(
+                record.key, newer.key, "decides-deferred", LinkState.CANDIDATE, evidence, True
+            )
 
 
 for _rule in (
