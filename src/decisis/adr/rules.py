@@ -459,13 +459,17 @@ _DEFERRED_AFTER = re.compile(
     r"\s+(?:using\s+|adopting\s+|an?\s+|the\s+)?([^.;:!?\n]{1,60})",
     re.IGNORECASE,
 )
+# ... with what is left open before the phrase (the phrase is found first: a pattern that
+# also matched the words before it tried sixty starts at every character of every record)
 _DEFERRED_BEFORE = re.compile(
-    r"([^.;:!?\n]{1,60}?)[\s_*-]*\b(?:(?:should|will)\s+be\s+(?:considered|investigated|decided"
-    r"|revisited)\s+(?:soon|later|in\s+(?:the\s+)?future|at\s+a\s+later\s+date)"
-    r"|(?:is|are|remains?)?\s*to\s+be\s+(?:investigated|decided))",
+    r"\b(?:(?:should|will)\s+be\s+(?:considered|investigated|decided|revisited)\s+(?:soon"
+    r"|later|in\s+(?:the\s+)?future|at\s+a\s+later\s+date)"
+    r"|(?:(?:is|are|remains?)\s+)?to\s+be\s+(?:investigated|decided))\b",
     re.IGNORECASE,
 )
+_SENTENCE_END = re.compile(r"[.;:!?\n]")
 DEFERRED_WORDS = 4  # how many words next to the phrase name what is left to be decided
+DEFERRED_SPAN = 60  # ... within this many characters of it, in its sentence
 
 
 def _deferred(ctx: RuleContext, record: AdrRecord) -> set[str]:
@@ -475,8 +479,10 @@ def _deferred(ctx: RuleContext, record: AdrRecord) -> set[str]:
     named: list[str] = []
     for match in _DEFERRED_AFTER.finditer(record.body):
         named += match.group(1).split()[:DEFERRED_WORDS]
-    for match in _DEFERRED_BEFORE.finditer(record.body):
-        named += match.group(1).split()[-DEFERRED_WORDS:]
+    body = record.body
+    for match in _DEFERRED_BEFORE.finditer(body):
+        before = _SENTENCE_END.split(body[max(0, match.start() - DEFERRED_SPAN) : match.start()])
+        named += before[-1].rstrip(" \t_*-").split()[-DEFERRED_WORDS:]
     return {t for t in terms(" ".join(named)) if 0 < len(ctx.index.postings.get(t, ())) <= limit}
 
 
