@@ -219,6 +219,41 @@ def test_a_confirmed_partial_link_still_speaks_only_for_its_part(
         assert ask(g, CONTROL_PLANE).answer == "cloud-platform:022"
 
 
+def test_a_correction_of_an_abstained_question_links_from_where_it_started(
+    tmp_path: Path, corpus: Path
+) -> None:
+    """The dedicated-account record is where the question starts; its low cosine made it
+    abstain. Corrected to the record that moved the platform into Modernisation Platform
+    accounts, the next question starting there walks over."""
+    first = "Is the platform staying in its own single dedicated moj-cp AWS account?"
+    then = "Do we still run everything in the dedicated moj-cp account?"
+    with decisis.open(f"sqlite:///{tmp_path / 'a.db'}") as g:
+        ingest(g, corpus)
+        assert ask(g, first).answer is None
+        assert ask(g, then).chain == ["cloud-platform:010"]
+        assert correct(g, first, "cloud-platform:042").proposed
+        assert ask(g, then).chain == ["cloud-platform:010", "cloud-platform:042"]
+
+
+def test_a_correction_to_another_teams_record_proposes_no_link(
+    tmp_path: Path, corpus: Path
+) -> None:
+    """The question starts at the Modernisation Platform's ECR record, which shares words
+    with the Cloud Platform's: still, one team's record does not replace another's."""
+    from decisis.adr.corrections import related
+    from decisis.adr.start import start_points
+    from decisis.adr.view import view_of
+
+    question = "Can we keep pushing our Docker images to Docker Hub from our own pipeline?"
+    with decisis.open(f"sqlite:///{tmp_path / 'b.db'}") as g:
+        ingest(g, corpus)
+        view = view_of(g)
+        start = start_points(g, view, question).fused[0].doc
+        assert start == "modernisation-platform:0014"
+        assert related(view, start, "cloud-platform:046")
+        assert correct(g, question, "cloud-platform:046").proposed == []
+
+
 def test_tokens_are_counted_only_when_asked_for(graph: decisis.Graph) -> None:
     """Loading the tokenizer's tables costs about half a second: a command that prints
     only the answer's text must not pay it."""

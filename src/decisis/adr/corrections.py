@@ -188,9 +188,12 @@ def _judge(
 def _propose(
     view: AdrView, start: str | None, key: str, at: Any, result: Correction
 ) -> list[EventDraft]:
-    """A ``correction`` link start -> key when nothing leads there and the two are related."""
+    """A ``correction`` link start -> key when nothing leads there and the two are related
+    records of one folder."""
     if start is None or start == key or not related(view, start, key):
         return []
+    if view.meta(start).get("folder") != view.meta(key).get("folder"):
+        return []  # one team's record does not replace another's: the start was wrong
     if view.order(key) > view.order(start):  # key is older than start: not a replacement
         return []
     for edge in view.successors.get(start, ()):
@@ -239,10 +242,13 @@ def correct(graph: Graph, question: str, key: str | None) -> Correction:
     changes: list[EventDraft] = []
     before: dict[str, str] = {}
     if key is not None:
-        relevance = start_points(graph, view, question).relevance
-        changes, before = _judge(view, answer, key, at, result, relevance)
+        points = start_points(graph, view, question)
+        changes, before = _judge(view, answer, key, at, result, points.relevance)
         agreed = len(result.confirmed)
-        changes += _propose(view, answer.start, key, at, result)
+        # where the question started, also when it abstained there (its start too far in
+        # meaning): the next question like it starts there again
+        start = answer.start or (points.fused[0].doc if points.fused else None)
+        changes += _propose(view, start, key, at, result)
         before |= {edge_id: LinkState.CANDIDATE.value for edge_id in result.confirmed[agreed:]}
     node = _question_node(question, key, answer, result, before, at)
     result.node = node.id
