@@ -7,8 +7,10 @@ is walked only when its belief passes ``threshold`` and ``new`` itself matches t
 question well enough (belief scaled down below ``RELEVANCE_MIN``): a record that
 replaced another *in part*
 (a later record on node scaling replacing one paragraph of a cluster record) is
-not where a question about the other part should end. Cycles (two records naming
-each other) stop the walk at the first repeat.
+not where a question about the other part should end. A link a rule inferred for part of
+a record is walked only when ``new`` matches the question at ``PARTIAL_RELEVANCE_MIN``,
+confirmed or not. Cycles (two records naming each other) stop the walk at the first
+repeat.
 
 Given the graph, the links come from the store in one query per walk
 (``Store.supersession_region``): the records reachable from the start over pairs
