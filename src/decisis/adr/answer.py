@@ -224,10 +224,9 @@ def decide(
     threshold = JUDGED_ONLY if "questions" in votes else WALK_THRESHOLD
     # A record asked about by name is asked about whole: every believed link counts, whatever
     # the question's words match.
-    named = "named" in votes
-    relevance = dict.fromkeys(view.records, 1.0) if named else points.relevance
+    whole = "named" in votes
     result = (
-        walk(view, start, relevance, threshold, graph=graph, whole=named)
+        walk(view, start, points.relevance, threshold, graph=graph, whole=whole)
         if walk_links
         else Walk([start])
     )

@@ -28,16 +28,18 @@ _NUMBER = re.compile(
 )
 
 
-def _numbers(view: AdrView) -> dict[int, list[str]]:
-    """Record keys by their number, kept on the view."""
-    cached: dict[int, list[str]] | None = view.cache.get("keys-by-number")
+def _keys(view: AdrView) -> tuple[dict[str, str], dict[int, list[str]]]:
+    """Record keys by their lower-case spelling and by their number, kept on the view."""
+    cached: tuple[dict[str, str], dict[int, list[str]]] | None = view.cache.get("keys-named")
     if cached is None:
-        cached = {}
+        lowered: dict[str, str] = {}
+        numbered: dict[int, list[str]] = {}
         for key, node in view.records.items():
+            lowered[key.lower()] = key
             number = node.metadata.get("number")
             if isinstance(number, int):
-                cached.setdefault(number, []).append(key)
-        view.cache["keys-by-number"] = cached
+                numbered.setdefault(number, []).append(key)
+        cached = view.cache["keys-named"] = (lowered, numbered)
     return cached
 
 
@@ -45,7 +47,7 @@ def named_records(view: AdrView, question: str, folder: str | None) -> list[str]
     """The records ``question`` names by key, or by number (in ``folder``, the folder the
     question names, if any): one, several when a number is that of records in several
     folders, or none."""
-    lowered = {key.lower(): key for key in view.records} if ":" in question else {}
+    lowered, numbered = _keys(view)
     said = (m.group(1).lower() for m in _KEY.finditer(question))
     keys = {lowered[k] for k in said if k in lowered}
     if keys:  # two keys compare two records: neither is the one asked about
@@ -53,7 +55,7 @@ def named_records(view: AdrView, question: str, folder: str | None) -> list[str]
     numbers = {int(m.group(1)) for m in _NUMBER.finditer(question)}
     if len(numbers) != 1:
         return []
-    found = _numbers(view).get(numbers.pop(), [])
+    found = numbered.get(numbers.pop(), [])
     if folder is not None:
         found = [k for k in found if view.meta(k).get("folder") == folder]
     return sorted(found)

@@ -476,10 +476,10 @@ def _deferred(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The terms of what ``record`` leaves to be decided later ("with future consideration of
     auto-scaling": ``scale``): the words next to the phrase that few records use."""
     limit = max(2, int(TURNED_DOWN_MAX_SHARE * ctx.index.size))
-    named: list[str] = []
-    for match in _DEFERRED_AFTER.finditer(record.body):
-        named += match.group(1).split()[:DEFERRED_WORDS]
     body = record.body
+    named: list[str] = []
+    for match in _DEFERRED_AFTER.finditer(body):
+        named += match.group(1).split()[:DEFERRED_WORDS]
     for match in _DEFERRED_BEFORE.finditer(body):
         before = _SENTENCE_END.split(body[max(0, match.start() - DEFERRED_SPAN) : match.start()])
         named += before[-1].rstrip(" \t_*-").split()[-DEFERRED_WORDS:]

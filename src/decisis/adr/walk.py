@@ -90,8 +90,10 @@ def _options(
     current: str,
     relevance: Mapping[str, float],
     successors: Mapping[str, Sequence[Edge]],
+    whole: bool = False,
 ) -> list[Step]:
-    """The successors of ``current`` with the belief that they replace it for this question."""
+    """The successors of ``current`` with the belief that they replace it for this question
+    (with ``whole``, a question about ``current`` itself: every successor matches it)."""
     by_new: dict[str, list[Edge]] = {}
     for edge in successors.get(current, ()):
         new = view.key_of.get(edge.source)
@@ -106,17 +108,18 @@ def _options(
         if any(e.state is LinkState.REJECTED for e in edges):
             continue
         belief = 1.0 - doubt
+        match = 1.0 if whole else relevance.get(new, 0.0)
         partial = any(bool(e.metadata.get("partial")) for e in edges)
         stated = any(e.state is LinkState.STATED for e in edges)
-        if partial and not stated and relevance.get(new, 0.0) < PARTIAL_RELEVANCE_MIN:
+        if partial and not stated and match < PARTIAL_RELEVANCE_MIN:
             # an inferred link for part of a record speaks only for that part, even once a
             # correction confirmed it; a record that says it was partly replaced is followed
             # (the answer says part of the older record still stands)
             continue
         if judged:
             belief = max(belief, JUDGED_ONLY)
-        elif relevance.get(new, 0.0) < RELEVANCE_MIN:
-            belief *= relevance.get(new, 0.0) / RELEVANCE_MIN
+        elif match < RELEVANCE_MIN:
+            belief *= match / RELEVANCE_MIN
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
         steps.append(Step(current, new, belief, rules, partial))
     # Among believed successors the newest stands: a record written later decides last.
@@ -136,15 +139,18 @@ def walk(
 
     With ``graph``, the links come from its store in one query (``region``); without,
     from the view's copy of every link. Both give the same walk. With ``whole`` (the
-    question asks about the start record as a whole, by name), links that replaced only part
-    of a record are not followed: their newer records are listed in ``Walk.parts``.
+    question asks about the start record as a whole, by name), ``relevance`` does not count:
+    every believed link is followed, except those that replaced only part of a record,
+    whose newer records are listed in ``Walk.parts``.
     """
     successors = view.successors if graph is None else region(graph, view, start, threshold)
     result = Walk([start])
     seen = {start}
     for _ in range(MAX_STEPS):
         current = result.chain[-1]
-        options = [s for s in _options(view, current, relevance, successors) if s.new not in seen]
+        options = [
+            s for s in _options(view, current, relevance, successors, whole) if s.new not in seen
+        ]
         passing = [s for s in options if s.belief >= threshold]
         if whole:
             result.parts += [s.new for s in passing if s.partial and s.new not in result.parts]
