@@ -58,6 +58,9 @@ HOSTING = _record(8, "Hosting region", "We host everything in eu-west-2.")
         ("Which database do we use for long-running jobs?", None),
         ("Do we version our APIs?", None),
         ("Which release process do we follow?", None),
+        ("Which Ubuntu release should machine images be based on?", "which version"),
+        ("What Ubuntu LTS release do we run?", "which version"),
+        ("What CI release pipeline do we use?", None),
         ("Do regions matter?", None),
     ],
 )

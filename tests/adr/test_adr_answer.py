@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.answer import Answer, ask
+from decisis.adr.answer import ABSTAIN_COSINE, Answer, ask
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
+from decisis.adr.start import start_points
+from decisis.adr.view import view_of
 
 WriteFn = Callable[[str, str | bytes], Path]
 
@@ -155,9 +157,11 @@ def test_ask_and_correct_refuse_what_is_not_a_question(
         (0.6, 0.6, 0.7, False),
     ],
 )
-def test_a_low_cosine_abstains_unless_every_word_is_met(
-    coverage: float, subject: float, cosine: float, abstains: bool
+@pytest.mark.parametrize("held_only", [(), ("stdout",)])
+def test_a_low_cosine_abstains_unless_the_words_vouch(
+    coverage: float, subject: float, cosine: float, abstains: bool, held_only: tuple[str, ...]
 ) -> None:
+    """Every distinctive word met, or a word of the subject that only this record uses."""
     from decisis.adr.answer import _should_abstain
     from decisis.adr.start import StartPoints
     from decisis.search.fusion import Fused
@@ -167,8 +171,40 @@ def test_a_low_cosine_abstains_unless_every_word_is_met(
         coverage={"team:001": coverage},
         vector_scores={"team:001": cosine},
         subject={"team:001": subject},
+        held_only=list(held_only),
     )
-    assert (_should_abstain(points) is not None) is abstains
+    assert (_should_abstain(points) is not None) is (abstains and not held_only)
+
+
+def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
+    write: WriteFn, team: Path, tmp_path: Path
+) -> None:
+    """The static embedder sees little in common between "the stdout my pods print" and a
+    logging record; that the record alone of all records says "stdout" is the evidence."""
+    write(
+        "0001-logging.md",
+        "# 1. Logging\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+        "Application logs go to a hosted Elasticsearch cluster. Fluent Bit reads each "
+        "container's stdout and stderr and ships them to it; teams search them in Kibana.\n",
+    )
+    for number, title, decision in [
+        (2, "Pod limits", "Every pod declares memory requests and limits."),
+        (3, "DNS", "Each service gets a DNS name under the platform's zone."),
+        (4, "Search", "The public site's search runs on a managed search service."),
+    ]:
+        write(
+            f"000{number}-{title.lower().replace(' ', '-')}.md",
+            f"# {number}. {title}\n\nDate: 2020-0{number}-01\n\n## Status\n\nAccepted\n\n"
+            f"## Decision\n\n{decision}\n",
+        )
+    question = "Where can I search through the stdout my pods print?"
+    with decisis.open(f"sqlite:///{tmp_path / 'only.db'}") as graph:
+        ingest(graph, team)
+        points = start_points(graph, view_of(graph), question)
+        assert points.fused[0].doc == "team:0001"
+        assert points.held_only == ["stdout"]
+        assert points.vector_scores["team:0001"] < ABSTAIN_COSINE  # the veto it outvotes
+        assert ask(graph, question).answer == "team:0001"
 
 
 def test_a_start_far_in_meaning_does_not_veto_a_close_record_it_walks_to() -> None:

@@ -80,3 +80,19 @@ def test_subject_coverage_counts_only_the_rarest_known_words() -> None:
     assert 0.0 < index.subject_coverage("approvals on AWS hosting", "hosting") < 1.0
     assert index.subject_coverage("zebra?", "hosting") == 1.0  # no known word to miss
     assert index.subject_coverage(question, "nope") == 0.0
+
+
+def test_held_only_by_names_the_subject_words_one_document_alone_uses() -> None:
+    index = TermIndex.build(
+        [
+            ("logs", {"title": "Ship container stdout to a hosted log search"}),
+            ("metrics", {"title": "Ship container metrics to Prometheus"}),
+            ("alerts", {"title": "Page the team from Prometheus alerts"}),
+        ]
+    )
+    question = "Where can I search the stdout my containers print?"
+    assert set(index.held_only_by(question, "logs")) == {"stdout", "search"}
+    assert index.held_only_by(question, "metrics") == []  # it holds none of them
+    # "prometheus" is in two documents: no one document alone answers for it
+    assert index.held_only_by("Which Prometheus do we run?", "metrics") == []
+    assert index.held_only_by(question, "missing") == []

@@ -27,6 +27,15 @@ def _which(noun: str) -> re.Pattern[str]:
     return re.compile(rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}{noun}s?\b", re.IGNORECASE)
 
 
+# "Which Ubuntu release …?" asks for a version too; "Which release process …?", "What CI
+# release pipeline …?" do not: a name before "release" and no noun it qualifies after it.
+_RELEASE = (
+    r"\b(?:which|what)\s+(?:[\w.+-]+\s+){1,3}releases?\b"
+    r"(?!\s+(?:process|pipeline|notes?|cycles?|train|branch|strateg\w*|schedule|automation|"
+    r"jobs?|tags?|candidates?|management|tooling|workflows?))"
+)
+
+
 @dataclass(frozen=True)
 class Kind:
     """A kind of value a question asks for: how the question asks, how a record states it."""
@@ -56,7 +65,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "which version",
-        _which("version"),
+        re.compile(f"{_which('version').pattern}|{_RELEASE}", re.IGNORECASE),
         re.compile(r"\b\d+\.\d+\b|\bv\d+\b|\bversion\s+\d+", re.IGNORECASE),  # "1.2", "v3"
     ),
     Kind(

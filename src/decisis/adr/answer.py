@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,7 @@ ABSTAIN_COSINE = 0.5
 # ``decisis.adr.start.SUBJECT_TERMS``), chosen the same way.
 ABSTAIN_SUBJECT = 0.15
 # ... unless the best start holds this share of the question's IDF weight and all of its
-# subject (``words_all_met``). No development question is near it either way (the closest
+# subject (``words_vouch``). No development question is near it either way (the closest
 # out-of-scope one holds 0.84), so it was set, not tuned.
 FULL_COVERAGE = 0.95
 MAX_SUMMARY_CHARS = 300
@@ -166,7 +167,9 @@ def _should_abstain(points: StartPoints, standing: str | None = None) -> str | N
     if (
         points.vector_scores
         and meaning_cosine(points, standing) < ABSTAIN_COSINE
-        and not words_all_met(points.coverage.get(top.doc, 0.0), points.subject.get(top.doc, 1.0))
+        and not words_vouch(
+            points.coverage.get(top.doc, 0.0), points.subject.get(top.doc, 1.0), points.held_only
+        )
     ):
         return "the closest record is about something else"
     return None
@@ -179,11 +182,13 @@ def meaning_cosine(points: StartPoints, standing: str | None) -> float:
     return max(scores.get(top, 0.0), scores.get(standing, 0.0) if standing else 0.0)
 
 
-def words_all_met(coverage: float, subject: float) -> bool:
-    """Whether a record holds every distinctive word of the question, its subject included:
-    then the static embedder's low cosine (short questions, "the Modernisation Platform's
-    core languages") does not outvote it."""
-    return coverage >= FULL_COVERAGE and subject >= 1.0
+def words_vouch(coverage: float, subject: float, held_only: Sequence[str] = ()) -> bool:
+    """Whether the words say the record is what the question is about, so that the static
+    embedder's low cosine (short questions, "the Modernisation Platform's core languages",
+    "the stdout my pods print") does not outvote them: the record holds every distinctive
+    word of the question, its subject included, or a word of its subject that no other
+    record uses."""
+    return (coverage >= FULL_COVERAGE and subject >= 1.0) or bool(held_only)
 
 
 def _notes(view: AdrView, result: Walk) -> list[str]:

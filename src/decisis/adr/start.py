@@ -30,7 +30,7 @@ from decisis.graph import Graph
 from decisis.search.fulltext import fulltext_rank
 from decisis.search.fusion import Fused, fuse
 from decisis.search.glossary import spelled_both_ways
-from decisis.search.terms import Scored, TermIndex
+from decisis.search.terms import Scored, TermIndex, term_counts
 from decisis.search.text import terms, words
 
 __all__ = ["VOTER_WEIGHTS", "VOUCHED", "StartPoints", "start_points"]
@@ -97,6 +97,9 @@ class StartPoints:
     form_unmet: str | None = None
     # the records a number in the question could mean, when it is that of several ("ADR 22")
     named: list[str] = field(default_factory=list)
+    # words of the question's subject that the best start alone uses, in its own text
+    # ("stdout" in the logging record): the question is about what that record is about
+    held_only: list[str] = field(default_factory=list)
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -301,13 +304,29 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
         for f in points.fused[:SUBJECT_CHECKED]
     }
     if points.fused:
-        points.form_unmet = _form_unmet(view, question, points.fused[0].doc)
+        top = points.fused[0].doc
+        points.form_unmet = _form_unmet(view, question, top)
+        own = own_terms(view, top)
+        points.held_only = [
+            t for t in view.index.held_only_by(asked, top, SUBJECT_TERMS) if t in own
+        ]
     if closest is not None:
         node = view.questions[view.question_index.positions[closest.doc]]
         points.remembered = node.label
         answer = node.metadata.get("answer")
         points.remembered_answer = answer if isinstance(answer, str) else None
     return points
+
+
+def own_terms(view: AdrView, key: str) -> Mapping[str, int]:
+    """The terms of record ``key``'s own title and text, not the words of questions a
+    correction resolved to it; kept on the view."""
+    kept: dict[str, Mapping[str, int]] = view.cache.setdefault("own-terms", {})
+    found = kept.get(key)
+    if found is None:
+        node = view.records[key]
+        found = kept[key] = term_counts(f"{node.label}\n{node.metadata.get('text') or ''}")
+    return found
 
 
 def _form_unmet(view: AdrView, question: str, top: str) -> str | None:

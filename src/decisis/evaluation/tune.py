@@ -26,7 +26,7 @@ from typing import Any
 
 import decisis.adr.answer as answering
 import decisis.adr.start as starting
-from decisis.adr.answer import decide, meaning_cosine, words_all_met
+from decisis.adr.answer import decide, meaning_cosine, words_vouch
 from decisis.adr.ingest import ingest
 from decisis.adr.start import VOUCHED, start_points
 from decisis.adr.view import view_of
@@ -67,6 +67,7 @@ class Case:
     # the best start cannot answer what the question's form asks for (a length of time, one of
     # the choices it offers)
     form_unmet: bool = False
+    held_only: tuple[str, ...] = ()  # subject words only the best start uses
 
     def verdict(self, coverage: float, cosine: float, subject: float = 0.0) -> str:
         far = self.cosine is not None and self.cosine < cosine
@@ -74,7 +75,7 @@ class Case:
             self.form_unmet
             or self.coverage < coverage
             or self.subject < subject
-            or (far and not words_all_met(self.coverage, self.subject))
+            or (far and not words_vouch(self.coverage, self.subject, self.held_only))
         )
         return score(self.question, None if abstain else self.answer)
 
@@ -130,6 +131,7 @@ def cases(graph: Graph, questions: Sequence[Question], setting: Setting) -> list
                     bool(points.fused and VOUCHED & points.fused[0].votes.keys()),
                     points.subject.get(top, 1.0) if top else 0.0,
                     points.form_unmet is not None,
+                    tuple(points.held_only),
                 )
             )
     return out

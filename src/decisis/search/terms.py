@@ -456,6 +456,19 @@ class TermIndex:
         stand_ins = {o for t, o in origin.items() if t in vector}
         return sum(w for t, w in known if t in vector or t in stand_ins) / total
 
+    def held_only_by(self, text: str, doc_id: str, top: int = 3) -> list[str]:
+        """The query's ``top`` rarest words that the index knows (its subject, as in
+        ``subject_coverage``) that document ``doc_id`` holds and no other document does."""
+        slot = self.positions.get(doc_id)
+        if slot is None:
+            return []
+        vector = self.vectors[slot]
+        return [
+            t
+            for t, _ in self._subject(*self.expanded_weights(text), top)
+            if t in vector and len(self.postings[t]) == 1
+        ]
+
     def similarity(self, a: int, b: int, top: int = 40) -> float:
         """Cosine of two documents' TF-IDF vectors over their most distinctive terms."""
         (sa, va, na), (sb, vb, nb) = self._top(a, top), self._top(b, top)
