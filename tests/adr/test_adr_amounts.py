@@ -54,6 +54,9 @@ HOSTING = _record(8, "Hosting region", "We host everything in eu-west-2.")
         ("What TLS versions does the ingress accept?", "which version"),
         ("Which Kubernetes minor version is the next upgrade targeting?", "which version"),
         ("Which AWS region hosts the site?", "which region"),
+        ("What availability SLA does the platform commit to?", "which service level"),
+        ("Which uptime target do production namespaces get?", "which service level"),
+        ("Is there an SLA for the platform?", None),  # whether one exists, not its level
         ("How many clusters do we run?", None),  # a count, not a length of time
         ("Which database do we use for long-running jobs?", None),
         ("Do we version our APIs?", None),
@@ -85,6 +88,9 @@ def test_the_kind_of_value_a_question_asks_for(question: str, kind: str | None) 
         ("which version", "We pin the v3 API.", True),
         ("which version", "Elasticsearch version 7 runs the search.", True),
         ("which version", "We always use the newest version of Ubuntu.", False),
+        ("which service level", "We aim for 99.9% availability.", True),
+        ("which service level", "Three nines, measured monthly.", True),
+        ("which service level", "Support is given in office hours under the SLA.", False),
         ("which region", "We use the `eu-west-1` region, Ireland.", True),
         ("which region", "Workloads run in europe-west2 and us-central1.", True),
         ("which region", "GovCloud: us-gov-west-1.", True),

@@ -1,11 +1,12 @@
-"""Questions that ask for a value of one kind (a length of time, a version, a cloud region),
-and whether a record states one.
+"""Questions that ask for a value of one kind (a length of time, a version, a service level,
+a cloud region), and whether a record states one.
 
 "How long are RDS backups retained?" and "How many days are audit logs kept?" share their
 words with the record that chose RDS or the log store, yet that record answers them only
 if it says how long: a decision record that states no length of time anywhere does not
 answer a question asking for one, however close its words are. Likewise "Which
-Elasticsearch version should the search cluster run?" and a record that names no version.
+Elasticsearch version should the search cluster run?" and a record that names no version,
+or "What availability SLA does the platform commit to?" and one that states no percentage.
 """
 
 from __future__ import annotations
@@ -67,6 +68,15 @@ KINDS: tuple[Kind, ...] = (
         "which version",
         re.compile(f"{_which('version').pattern}|{_RELEASE}", re.IGNORECASE),
         re.compile(r"\b\d+\.\d+\b|\bv\d+\b|\bversion\s+\d+", re.IGNORECASE),  # "1.2", "v3"
+    ),
+    Kind(
+        "which service level",
+        # "What availability SLA does the platform commit to?", "Which uptime target …?"
+        re.compile(
+            r"\b(?:what|which)\b[^?.]{0,60}?\b(?:SLAs?|SLOs?|uptime|service[- ]levels?)\b",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|per\s?cent\b)|\bnines\b", re.IGNORECASE),  # "99.9%"
     ),
     Kind(
         "which region",
