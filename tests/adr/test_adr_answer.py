@@ -176,6 +176,28 @@ def test_a_low_cosine_abstains_unless_the_words_vouch(
     assert (_should_abstain(points) is not None) is (abstains and not held_only)
 
 
+@pytest.mark.parametrize(("below_floor", "abstains"), [(0.1, True), (0.01, True), (0.0, False)])
+def test_a_word_only_the_record_uses_does_not_outvote_a_cosine_below_the_floor(
+    below_floor: float, abstains: bool
+) -> None:
+    """A product the record names once in passing is not what it decides: far enough in
+    meaning, the veto stands."""
+    from decisis.adr.answer import ABSTAIN_COSINE, HELD_ONLY_COSINE, _should_abstain
+    from decisis.adr.start import StartPoints
+    from decisis.search.fusion import Fused
+
+    cosine = HELD_ONLY_COSINE - below_floor
+    assert cosine < ABSTAIN_COSINE  # the veto applies unless the word outvotes it
+    points = StartPoints(
+        [Fused("team:001", 1.0, {"terms": 1})],
+        coverage={"team:001": 0.7},
+        vector_scores={"team:001": cosine},
+        subject={"team:001": 0.7},
+        held_only=["hoodaw"],
+    )
+    assert (_should_abstain(points) is not None) is abstains
+
+
 def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
     write: WriteFn, team: Path, tmp_path: Path
 ) -> None:

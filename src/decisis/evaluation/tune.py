@@ -75,7 +75,10 @@ class Case:
             self.form_unmet
             or self.coverage < coverage
             or self.subject < subject
-            or (far and not words_vouch(self.coverage, self.subject, self.held_only))
+            or (
+                far
+                and not words_vouch(self.coverage, self.subject, self.held_only, self.cosine or 0.0)
+            )
         )
         return score(self.question, None if abstain else self.answer)
 
