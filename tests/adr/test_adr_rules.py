@@ -162,3 +162,47 @@ def test_a_run_on_sentence_of_replacement_words_is_read_in_linear_time(
     start = time.perf_counter()
     assert _proposals(team, "names-replaced") == [("team:020", "team:021")]
     assert time.perf_counter() - start < 60
+
+
+def _manager_cluster_and_notes(write: WriteFn) -> None:
+    """Record 020 "Manager cluster", whose two title words are each in many records (a
+    secrets manager, clusters) but are written together only in it, three times."""
+    _filler(write)
+    for n in range(12):
+        write(
+            f"3{n:02}-note.md",
+            _record(
+                30 + n,
+                f"Note {n}",
+                "2019-02-01",
+                f"The secrets manager holds key {n}; each cluster reads it.",
+            ),
+        )
+    old = (
+        "The manager cluster runs our pipelines. Nothing else runs on the manager cluster. "
+        "We upgrade the manager cluster first."
+    )
+    write("020-manager-cluster.md", _record(20, "Manager cluster", "2019-06-01", old))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "linked"),
+    [
+        ("We will decommission our management cluster once the move is complete.", True),
+        ("We will decommission the manager cluster.", True),
+        # the pair is not next to the replacement word, or not written together
+        (
+            "The management cluster stays as it is for now, and later this year we will "
+            "decommission the old runners.",
+            False,
+        ),
+        ("We will decommission the manager of the build cluster.", False),
+    ],
+)
+def test_names_replaced_reads_a_two_word_title_as_one_subject(
+    write: WriteFn, team: Path, sentence: str, linked: bool
+) -> None:
+    _manager_cluster_and_notes(write)
+    write("022-use-hosted-ci.md", _record(22, "Use hosted CI", "2021-01-01", sentence))
+    expected = [("team:020", "team:022")] if linked else []
+    assert _proposals(team, "names-replaced") == expected

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -323,12 +324,57 @@ def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
         if 0 < len(ctx.index.postings.get(t, ())) <= limit and not _DROP_WORDS.search(t)
     ]
     if not rare:  # the body is counted only when it can matter: most of the time is there
-        return set()
+        return _phrase_subjects(ctx, record, limit)
     body = term_counts(record.body)
     return {t for t in rare if body.get(t, 0) >= SUBJECT_MIN_MENTIONS}
 
 
+def _phrase_subjects(ctx: RuleContext, record: AdrRecord, limit: int) -> set[str]:
+    """The two words of a title without a rare word ("Manager cluster": "manager" is in
+    every record that names Secrets Manager) when the record writes them together at least
+    ``SUBJECT_MIN_MENTIONS`` times and few records write them together: the pair, as one
+    subject ("manager cluster")."""
+    title = [t for t in terms(record.title) if not _DROP_WORDS.search(t)]
+    if len(title) != 2 or title[0] == title[1]:
+        return set()
+    phrase = " ".join(title)
+    if _phrase_count(record.body, phrase) < SUBJECT_MIN_MENTIONS:
+        return set()
+    postings = ctx.index.postings
+    both = {s for s, _ in postings.get(title[0], ())} & {s for s, _ in postings.get(title[1], ())}
+    holders = 0
+    for slot in sorted(both):  # only records holding both words can write them together
+        holders += _phrase_count(ctx.by_key[ctx.index.docs[slot]].body, phrase) > 0
+        if holders > limit:
+            return set()
+    return {phrase}
+
+
+def _phrase_count(text: str, phrase: str) -> int:
+    """How often ``phrase`` (terms joined by a space) occurs in ``text``'s terms."""
+    return f" {' '.join(terms(text))} ".count(f" {phrase} ")
+
+
 NAMED_WITHIN = 4  # words between a replacement word and the subject it names, at most
+SAME_WORD_PREFIX = 5  # letters two forms of a word share at least ("manager", "management")
+
+
+def _phrase_named(phrase: str, sentence: str, near: set[str]) -> bool:
+    """Whether ``sentence`` writes the two-word subject ``phrase`` among the words ``near``
+    its replacement word, its first word also in another form that stemming keeps apart
+    ("decommission our management cluster" names "manager cluster")."""
+    first, second = phrase.split()
+    said = terms(sentence)
+    return any(
+        b == second and b in near and a in near and _same_word(a, first)
+        for a, b in itertools.pairwise(said)
+    )
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or (
+        min(len(a), len(b)) >= SAME_WORD_PREFIX and a[:SAME_WORD_PREFIX] == b[:SAME_WORD_PREFIX]
+    )
 
 
 def _near_drop_words(sentence: str) -> set[str]:
@@ -385,6 +431,9 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                 continue
             for other in earlier:
                 named = subjects[other.key] & near
+                named |= {
+                    p for p in subjects[other.key] if " " in p and _phrase_named(p, sentence, near)
+                }
                 if named:
                     evidence = (
                         f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"
