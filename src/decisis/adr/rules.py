@@ -35,7 +35,7 @@ from typing import Protocol
 from decisis.adr.records import AdrRecord, AdrStatus, Link
 from decisis.errors import InvalidInput
 from decisis.model import LinkState
-from decisis.search.terms import TermIndex, term_counts
+from decisis.search.terms import TermIndex, term_counts, term_sequence
 from decisis.search.text import terms
 
 __all__ = [
@@ -95,6 +95,7 @@ class RuleContext:
     # Per folder, the ``order_key`` of its records sorted, and their places in ``by_folder``
     # in that order: the records written before or after one are a slice of it.
     _order: dict[str, tuple[list[tuple[dt.date, int]], list[int]]] = field(init=False, repr=False)
+    _term_texts: dict[str, str] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_key = {r.key: r for r in self.records}
@@ -106,6 +107,14 @@ class RuleContext:
             keyed = sorted((order_key(r), place) for place, r in enumerate(members))
             self._order[folder] = ([k for k, _ in keyed], [place for _, place in keyed])
         self.index = TermIndex.build((r.key, record_fields(r)) for r in self.records)
+
+    def term_text(self, record: AdrRecord) -> str:
+        """``record``'s body as its terms joined by spaces, with a space at each end (to
+        find a phrase of terms with ``in``); worked out once per record."""
+        found = self._term_texts.get(record.key)
+        if found is None:
+            found = self._term_texts[record.key] = f" {' '.join(term_sequence(record.body))} "
+        return found
 
     def later(self, a: AdrRecord, b: AdrRecord) -> bool:
         """Whether ``b`` was written after ``a`` (by date, then by number)."""
@@ -329,46 +338,44 @@ def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     return {t for t in rare if body.get(t, 0) >= SUBJECT_MIN_MENTIONS}
 
 
+PHRASE_SCAN = 2000  # records holding both words of a title that are read, at most
+
+
 def _phrase_subjects(ctx: RuleContext, record: AdrRecord, limit: int) -> set[str]:
     """The two words of a title without a rare word ("Manager cluster": "manager" is in
     every record that names Secrets Manager) when the record writes them together at least
     ``SUBJECT_MIN_MENTIONS`` times and few records write them together: the pair, as one
-    subject ("manager cluster")."""
-    title = [t for t in terms(record.title) if not _DROP_WORDS.search(t)]
+    subject ("manager cluster"). At most ``PHRASE_SCAN`` other records are read to count
+    them; a pair of words that many records share is not taken as a subject."""
+    title = [t for t in term_sequence(record.title) if not _DROP_WORDS.search(t)]
     if len(title) != 2 or title[0] == title[1]:
         return set()
-    phrase = " ".join(title)
-    if _phrase_count(record.body, phrase) < SUBJECT_MIN_MENTIONS:
+    phrase = f" {title[0]} {title[1]} "
+    if ctx.term_text(record).count(phrase) < SUBJECT_MIN_MENTIONS:
         return set()
     postings = ctx.index.postings
     both = {s for s, _ in postings.get(title[0], ())} & {s for s, _ in postings.get(title[1], ())}
+    if len(both) > PHRASE_SCAN:
+        return set()
     holders = 0
     for slot in sorted(both):  # only records holding both words can write them together
-        holders += _phrase_count(ctx.by_key[ctx.index.docs[slot]].body, phrase) > 0
+        holders += phrase in ctx.term_text(ctx.by_key[ctx.index.docs[slot]])
         if holders > limit:
             return set()
-    return {phrase}
-
-
-def _phrase_count(text: str, phrase: str) -> int:
-    """How often ``phrase`` (terms joined by a space) occurs in ``text``'s terms."""
-    return f" {' '.join(terms(text))} ".count(f" {phrase} ")
+    return {phrase.strip()}
 
 
 NAMED_WITHIN = 4  # words between a replacement word and the subject it names, at most
 SAME_WORD_PREFIX = 5  # letters two forms of a word share at least ("manager", "management")
 
 
-def _phrase_named(phrase: str, sentence: str, near: set[str]) -> bool:
-    """Whether ``sentence`` writes the two-word subject ``phrase`` among the words ``near``
-    its replacement word, its first word also in another form that stemming keeps apart
-    ("decommission our management cluster" names "manager cluster")."""
+def _phrase_named(phrase: str, pairs: Iterable[tuple[str, str]], near: set[str]) -> bool:
+    """Whether a sentence (its adjacent ``pairs`` of terms) writes the two-word subject
+    ``phrase`` among the words ``near`` its replacement word, its first word also in
+    another form that stemming keeps apart ("decommission our management cluster" names
+    "manager cluster")."""
     first, second = phrase.split()
-    said = terms(sentence)
-    return any(
-        b == second and b in near and a in near and _same_word(a, first)
-        for a, b in itertools.pairwise(said)
-    )
+    return any(b == second and b in near and a in near and _same_word(a, first) for a, b in pairs)
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -431,9 +438,10 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                 continue
             for other in earlier:
                 named = subjects[other.key] & near
-                named |= {
-                    p for p in subjects[other.key] if " " in p and _phrase_named(p, sentence, near)
-                }
+                phrases = [p for p in subjects[other.key] if " " in p]
+                if phrases:
+                    pairs = list(itertools.pairwise(term_sequence(sentence)))
+                    named |= {p for p in phrases if _phrase_named(p, pairs, near)}
                 if named:
                     evidence = (
                         f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"

@@ -39,6 +39,7 @@ __all__ = [
     "defined_aliases",
     "rank_of",
     "term_counts",
+    "term_sequence",
 ]
 
 # How much one occurrence in each field counts.
@@ -64,7 +65,7 @@ _WORD_CACHE_LIMIT = 1_000_000
 _EXPANDED_KEPT = 64
 
 
-def _term_sequence(text: str) -> list[str]:
+def term_sequence(text: str) -> list[str]:
     """``terms(text)``, worked out word by word with each distinct word's terms kept.
 
     ``terms`` works word by word, so the terms of a text are those of its words in order;
@@ -85,7 +86,7 @@ def _term_sequence(text: str) -> list[str]:
 
 def term_counts(text: str) -> dict[str, int]:
     """How often each of ``terms(text)`` occurs, in order of first occurrence."""
-    return Counter(_term_sequence(text))
+    return Counter(term_sequence(text))
 
 
 _Defines = tuple[tuple[str, tuple[str, ...]], ...]
