@@ -432,16 +432,16 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
             continue
         own = term_counts(record.title).keys()
         subjects = {r.key: all_subjects[r.key] - own for r in earlier}
+        phrases = {key: [p for p in found if " " in p] for key, found in subjects.items()}
+        reads_pairs = any(phrases.values())  # two-word subjects are rare: pairs only for them
         for sentence in _SENTENCE.split(record.body):
             near = _near_drop_words(sentence)  # empty without a replacement word
             if not near or _HEDGE.search(sentence):
                 continue
+            pairs = list(itertools.pairwise(term_sequence(sentence))) if reads_pairs else []
             for other in earlier:
                 named = subjects[other.key] & near
-                phrases = [p for p in subjects[other.key] if " " in p]
-                if phrases:
-                    pairs = list(itertools.pairwise(term_sequence(sentence)))
-                    named |= {p for p in phrases if _phrase_named(p, pairs, near)}
+                named |= {p for p in phrases[other.key] if _phrase_named(p, pairs, near)}
                 if named:
                     evidence = (
                         f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"

@@ -324,8 +324,7 @@ def own_terms(view: AdrView, key: str) -> Mapping[str, int]:
     kept: dict[str, Mapping[str, int]] = view.cache.setdefault("own-terms", {})
     found = kept.get(key)
     if found is None:
-        node = view.records[key]
-        found = kept[key] = term_counts(f"{node.label}\n{node.metadata.get('text') or ''}")
+        found = kept[key] = term_counts(view.text_of(key))
     return found
 
 
@@ -333,9 +332,7 @@ def _form_unmet(view: AdrView, question: str, top: str) -> str | None:
     """Why record ``top`` cannot give what the question's form asks for (a length of time,
     a version, a region; one of the choices it offers, "A or B"), or ``None``."""
     kind = asked_for(question)
-    if kind is not None and not kind.stated_in(
-        f"{view.records[top].label}\n{view.meta(top).get('text') or ''}"
-    ):
+    if kind is not None and not kind.stated_in(view.text_of(top)):
         return f"says nothing of {kind.name}"
     for first, second in choices(question):
         if not names_a_choice((first, second), view.index, top):

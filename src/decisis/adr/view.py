@@ -56,6 +56,11 @@ class AdrView:
     def meta(self, key: str) -> dict[str, Any]:
         return self.records[key].metadata
 
+    def text_of(self, key: str) -> str:
+        """Record ``key``'s title and text, as its file has them."""
+        node = self.records[key]
+        return f"{node.label}\n{node.metadata.get('text') or ''}"
+
 
 def _invert(text: str) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in text)

@@ -47,8 +47,7 @@ class FullTextTop:
         for node_id in fulltext_rank(self.graph, text, 5):
             key = view.key_of.get(node_id)
             if key is not None:
-                node = view.records[key]
-                return key, count_tokens(f"{node.label}\n{view.meta(key).get('text') or ''}")
+                return key, count_tokens(view.text_of(key))
         return None, 0
 
     def learn(self, question: Question) -> None:
