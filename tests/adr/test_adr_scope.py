@@ -9,7 +9,7 @@ import pytest
 import decisis
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
-from decisis.adr.scope import excluded_terms
+from decisis.adr.scope import excluded_terms, sentence_exclusions
 
 NETWORK = (
     "# 3. Network layout\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n"
@@ -86,3 +86,33 @@ def test_a_hostile_run_on_record_is_read_in_linear_time() -> None:
 def test_only_what_is_left_out_counts(sentence: str) -> None:
     found = excluded_terms("Buckets", sentence)
     assert not {"preclud", "mfa", "confirm", "work", "futur"} & found
+
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "adr-corpus"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        NETWORK,
+        "We use Postgres.\nThis record does\nnot cover\n  the billing service.",
+        "- Tracing will be\n  decided in a separate ADR\n- Metrics are out of\nscope",
+        "1. Search is outside the\n   scope of this ADR.\n2. The scope is small.",
+        "## Notes\nThe decision does not currently apply to batch jobs",
+        "Nothing here is left out; the scope of this change is the staging cluster.",
+    ],
+)
+def test_the_shortcut_for_records_that_leave_nothing_out_changes_nothing(text: str) -> None:
+    assert excluded_terms("Notes", text) == sentence_exclusions("Notes", text)
+
+
+def test_the_shortcut_changes_nothing_on_the_corpus() -> None:
+    files = sorted(CORPUS.glob("*/*.md"))
+    assert len(files) > 100
+    with_exclusions = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found = excluded_terms(path.stem, text)
+        assert found == sentence_exclusions(path.stem, text), path
+        with_exclusions += bool(found)
+    assert with_exclusions  # the corpus has records that leave something out

@@ -178,6 +178,7 @@ class TermIndex:
     # Per query term, its documents' slots and BM25 factors; the lengths as an array.
     _bm25: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _lengths: Any = field(default=None, repr=False)
+    _average: float = field(default=1.0, repr=False)  # mean document length, with _lengths
     _expanded: dict[tuple[str, float], tuple[dict[str, float], dict[str, str]]] = field(
         default_factory=dict, repr=False
     )
@@ -393,14 +394,19 @@ class TermIndex:
             return found
         import numpy as np
 
-        if self._lengths is None:
+        if self._lengths is None:  # once per index: a new term used to pay a pass over them
             self._lengths = np.array(self.lengths, dtype=np.float64)
-        average = sum(self.lengths) / len(self.lengths) or 1.0
+            self._average = sum(self.lengths) / len(self.lengths) or 1.0
         posting = self.postings[term]
-        slots = np.fromiter((s for s, _ in posting), dtype=np.intp, count=len(posting))
-        freq = np.fromiter((f for _, f in posting), dtype=np.float64, count=len(posting))
+        # (slot, freq) pairs read flat in one pass; slots are exact as floats (< 2**53)
+        pairs = np.fromiter(
+            itertools.chain.from_iterable(posting), dtype=np.float64, count=2 * len(posting)
+        )
+        slots = pairs[0::2].astype(np.intp)
+        freq = pairs[1::2]
         # The plain formula's operations in its order, so each factor rounds the same.
-        norms = freq * (_K1 + 1) / (freq + _K1 * ((1 - _B) + _B * self._lengths[slots] / average))
+        lengths = self._lengths[slots]
+        norms = freq * (_K1 + 1) / (freq + _K1 * ((1 - _B) + _B * lengths / self._average))
         self._bm25[term] = found = (slots, norms)
         return found
 
