@@ -21,7 +21,7 @@ from typing import Any
 from decisis.adr.reader import read_folder
 from decisis.adr.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.adr.rules import Proposal, propose_links
-from decisis.adr.trust import rule_trust
+from decisis.adr.trust import trust_from
 from decisis.errors import Conflict, InvalidInput
 from decisis.graph import Graph
 from decisis.model import (
@@ -144,8 +144,9 @@ def _link_drafts(
     report: IngestReport,
 ) -> list[EventDraft]:
     """Drafts adding new links and tombstoning unjudged ones no rule proposes any more."""
-    existing = {link_key(e.metadata): e for e in adr_links(graph)}
-    trust = rule_trust(graph)
+    links = adr_links(graph)  # read once: on a large store, each read is seconds
+    existing = {link_key(e.metadata): e for e in links}
+    trust = trust_from(links)  # rule_trust without reading the links again
     out: list[EventDraft] = []
     wanted = set()
     for p in proposals:

@@ -3,8 +3,9 @@
 Reading every record node and building the term index costs milliseconds for a
 hundred records and seconds for fifty thousand; a question costs far less. So the
 view is kept per (store, graph) and rebuilt only when the ledger head moves, from the
-view it replaces: a correction or an ingest of a few records re-indexes only the
-records whose text changed (see ``docs/benchmarks.md`` for the costs).
+view it replaces: the ledger says which nodes changed since (a correction adds a question
+and judges links), so only those are read again, and only records whose text changed are
+re-indexed (see ``docs/benchmarks.md`` for the costs).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.ingest import adr_links, record_nodes
+from decisis.adr.ingest import ADR_KIND, adr_links, record_nodes
 from decisis.adr.rules import Trust
-from decisis.adr.trust import rule_trust
+from decisis.adr.trust import trust_from
+from decisis.errors import NotFound
 from decisis.graph import Graph
-from decisis.model import Edge, Node, NodeType
+from decisis.model import Edge, EventKind, Node, NodeType
 from decisis.search.terms import TermIndex
 
 __all__ = ["QUESTION_KIND", "AdrView", "build_view", "view_of"]
@@ -100,39 +102,143 @@ def _asked(questions: list[Node]) -> dict[str, list[str]]:
     return out
 
 
+def _is_question(node: Node) -> bool:
+    return node.type is NodeType.OBSERVATION and node.metadata.get("kind") == QUESTION_KIND
+
+
+def _is_record(node: Node) -> bool:
+    meta = node.metadata
+    return (
+        node.type is NodeType.DECISION
+        and meta.get("kind") == ADR_KIND
+        and isinstance(meta.get("key"), str)
+    )
+
+
 def _questions(graph: Graph) -> list[Node]:
-    return [
-        n
-        for n in graph.nodes(types=[NodeType.OBSERVATION])
-        if n.metadata.get("kind") == QUESTION_KIND
-    ]
+    return [n for n in graph.nodes(types=[NodeType.OBSERVATION]) if _is_question(n)]
+
+
+# Past this many changed nodes, reading them one by one costs more than reading them all.
+PATCH_LIMIT = 500
+_NODE_EVENTS = frozenset(
+    {EventKind.NODE_ADDED, EventKind.NODE_UPDATED, EventKind.SUPERSEDED, EventKind.TOMBSTONED}
+)
+_LINK_EVENTS = frozenset(EventKind) - {EventKind.NODE_ADDED, EventKind.NODE_UPDATED}
+
+
+@dataclass
+class _Changes:
+    """What the ledger changed after a view's head: node ids, and whether any link."""
+
+    nodes: set[str] = field(default_factory=set)
+    links: bool = False
+
+
+def _changes_since(graph: Graph, seq: int) -> _Changes | None:
+    """The nodes the events after ``seq`` touched, or ``None`` when there are too many to
+    read one by one."""
+    changes = _Changes()
+    for event in graph.store.events(graph.name, after_seq=seq):
+        changes.links |= event.kind in _LINK_EVENTS
+        if event.kind in _NODE_EVENTS:
+            payload = event.payload
+            named = [payload.get("id"), payload.get("old"), payload.get("new")]
+            node = payload.get("node")
+            if isinstance(node, dict):
+                named.append(node.get("id"))
+            changes.nodes.update(i for i in [event.entity, *named] if isinstance(i, str))
+        if len(changes.nodes) > PATCH_LIMIT:
+            return None
+    return changes
+
+
+def _patched(
+    graph: Graph, previous: AdrView, touched: set[str]
+) -> tuple[dict[str, Node], list[Node]]:
+    """``previous``'s records and questions with the ``touched`` nodes read again: what
+    ``record_nodes`` and ``_questions`` would read, in their order (by node id)."""
+    records = {node.id: node for node in previous.records.values()}
+    questions = {node.id: node for node in previous.questions}
+    for node_id in touched:
+        records.pop(node_id, None)
+        questions.pop(node_id, None)
+        try:
+            node = graph.store.get_node(graph.name, node_id)
+        except NotFound:  # an edge's id, or a node of another kind of change
+            continue
+        if node.tombstoned:
+            continue
+        if _is_record(node):
+            records[node.id] = node
+        elif _is_question(node):
+            questions[node.id] = node
+    by_key: dict[str, Node] = {}
+    for node_id in sorted(records):
+        node = records[node_id]
+        by_key[node.metadata["key"]] = node  # as a full read: the last of a key wins
+    return by_key, [questions[i] for i in sorted(questions)]
+
+
+_Made = tuple[Node, list[str], dict[str, str]]  # a record's node, its questions, its fields
+
+
+def _docs(
+    records: dict[str, Node], asked: dict[str, list[str]], previous: AdrView | None
+) -> tuple[list[tuple[str, dict[str, str]]], dict[str, _Made]]:
+    """Each record's fields to index, and what they were made from. A record read before,
+    with the same questions, keeps the fields made for it then: the same strings, which
+    ``TermIndex.rebuilt`` compares at once."""
+    made: dict[str, _Made] = {}
+    kept = previous.cache.get("fields", {}) if previous is not None else {}
+    docs = []
+    for key, node in records.items():
+        mine = asked.get(key, [])
+        before = kept.get(key)
+        if before is not None and before[0] is node and before[1] == mine:
+            fields = before[2]
+        else:
+            fields = _fields(node, mine)
+        made[key] = (node, mine, fields)
+        docs.append((key, fields))
+    return docs, made
 
 
 def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
     """Read the records, links and remembered questions of ``graph`` and index them.
 
-    With ``previous``, a view of the same graph at an earlier head, its term indexes are
-    the starting point (``TermIndex.rebuilt``): only records whose text changed, or that
-    are new, are read again. The result is the same as without it.
+    With ``previous``, a view of the same graph at an earlier head, only what the ledger
+    changed since is read again (``_changes_since``), and its term indexes are the
+    starting point (``TermIndex.rebuilt``): only records whose text changed, or that are
+    new, are indexed again. The result is the same as without it.
     """
     head = graph.store.head(graph.name)
-    records = record_nodes(graph)
-    questions = _questions(graph)
-    asked = _asked(questions)
-    docs = [(key, _fields(node, asked.get(key, []))) for key, node in records.items()]
+    changes = _changes_since(graph, previous.head[0]) if previous else None
+    if previous is not None and changes is not None:
+        records, questions = _patched(graph, previous, changes.nodes)
+    else:
+        records, questions = record_nodes(graph), _questions(graph)
+    docs, made = _docs(records, _asked(questions), previous)
     asks = [(q.id, {"title": q.label}) for q in questions]
-    return AdrView(
+    if previous is not None and changes is not None and not changes.links:
+        links, trust = previous.links, previous.trust
+    else:
+        links = adr_links(graph)  # read once: on a large store, each read is seconds
+        trust = trust_from(links)  # rule_trust without reading the links again
+    view = AdrView(
         head=head,
         records=records,
         key_of={node.id: key for key, node in records.items()},
         index=previous.index.rebuilt(docs) if previous else TermIndex.build(docs),
-        links=adr_links(graph),
-        trust=rule_trust(graph),
+        links=links,
+        trust=trust,
         questions=questions,
         question_index=(
             previous.question_index.rebuilt(asks) if previous else TermIndex.build(asks)
         ),
     )
+    view.cache["fields"] = made
+    return view
 
 
 _CACHE: dict[tuple[int, str, str], AdrView] = {}

@@ -89,6 +89,7 @@ def term_counts(text: str) -> dict[str, int]:
     return Counter(term_sequence(text))
 
 
+Posting = tuple[tuple[int, float], ...]  # (document slot, weighted frequency), by slot
 _Defines = tuple[tuple[str, tuple[str, ...]], ...]
 _NO_DEFINES: _Defines = ()
 
@@ -159,7 +160,11 @@ class TermIndex:
     """Weighted term frequencies per document and the postings to find them fast."""
 
     docs: list[str] = field(default_factory=list)
-    postings: dict[str, list[tuple[int, float]]] = field(default_factory=lambda: defaultdict(list))
+    # Per term, its documents' (slot, weighted frequency) pairs in slot order: tuples, not
+    # lists, so that the garbage collector skips them (a tuple of untracked pairs is itself
+    # untracked; at 50,000 records, traversing 18 million pairs made each full collection
+    # take two seconds).
+    postings: dict[str, Posting] = field(default_factory=dict)
     lengths: list[float] = field(default_factory=list)
     vectors: list[dict[str, float]] = field(default_factory=list)
     positions: dict[str, int] = field(default_factory=dict)
@@ -192,8 +197,10 @@ class TermIndex:
     def build(cls, docs: Iterable[tuple[str, Mapping[str, str]]]) -> TermIndex:
         """Index ``(doc id, {field: text})`` pairs; unknown fields count as body."""
         index = cls()
+        lists: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
         for doc_id, fields in docs:
-            index._append(doc_id, tuple(fields.items()), None)
+            index._append(doc_id, tuple(fields.items()), lists, fresh=True)
+        index._keep(lists)
         return index
 
     def rebuilt(self, docs: Iterable[tuple[str, Mapping[str, str]]]) -> TermIndex:
@@ -210,20 +217,19 @@ class TermIndex:
             return TermIndex.build((d, dict(f)) for d, f in items)
         new = TermIndex(
             docs=list(self.docs),
-            postings=defaultdict(list, self.postings),
+            postings=dict(self.postings),
             lengths=list(self.lengths),
             vectors=list(self.vectors),
             positions=dict(self.positions),
             _fields=list(self._fields),
             _defines=list(self._defines),
         )
-        copied: set[str] = set()  # postings lists the new index owns (the others are shared)
+        lists: dict[str, list[tuple[int, float]]] = {}  # the postings that change
         for slot in changed:
-            new._replace(slot, items[slot][1], copied)
+            new._replace(slot, items[slot][1], lists)
         for doc_id, fields in items[n:]:
-            new._append(doc_id, fields, copied)
-        for term in [t for t in copied if not new.postings[t]]:
-            del new.postings[term]
+            new._append(doc_id, fields, lists)
+        new._keep(lists)
         if new.postings.keys() == self.postings.keys():
             new._vocabulary = self._vocabulary  # the same words: the same completions
         new.aliases = {}
@@ -232,50 +238,72 @@ class TermIndex:
                 new.aliases.setdefault(short, long)
         return new
 
+    def _keep(self, lists: dict[str, list[tuple[int, float]]]) -> None:
+        """Make the postings ``lists`` (new or changed) this index's own, as tuples; a term
+        left with none is dropped. Each list is let go as soon as it is copied."""
+        postings = self.postings
+        for term in list(lists):
+            posting = lists.pop(term)
+            if posting:
+                postings[term] = tuple(posting)
+            else:
+                postings.pop(term, None)
+
     def _append(
-        self, doc_id: str, fields: tuple[tuple[str, str], ...], copied: set[str] | None
+        self,
+        doc_id: str,
+        fields: tuple[tuple[str, str], ...],
+        lists: dict[str, list[tuple[int, float]]],
+        *,
+        fresh: bool = False,
     ) -> None:
+        """Add a document; with ``fresh`` (a plain build) ``lists`` makes a missing list."""
         tf, defines = _weigh(fields)
         slot = len(self.docs)
         self.positions[doc_id] = slot
         self.docs.append(doc_id)
         self.lengths.append(sum(tf.values()))
-        if copied is None:  # a plain build: every list is this index's own
-            postings = self.postings
+        if fresh:  # a plain build: every list is this index's own
             for term, freq in tf.items():
-                postings[term].append((slot, freq))
+                lists[term].append((slot, freq))
         else:
             for term, freq in tf.items():
-                self._posting(term, copied).append((slot, freq))
+                self._posting(term, lists).append((slot, freq))
         self.vectors.append(tf)
         self._fields.append(fields)
         self._defines.append(defines)
         for short, long in defines:
             self.aliases.setdefault(short, long)
 
-    def _replace(self, slot: int, fields: tuple[tuple[str, str], ...], copied: set[str]) -> None:
+    def _replace(
+        self,
+        slot: int,
+        fields: tuple[tuple[str, str], ...],
+        lists: dict[str, list[tuple[int, float]]],
+    ) -> None:
         """Index ``fields`` as document ``slot``'s, in place of what it had (postings stay in
         slot order, as ``build`` makes them)."""
         for term in self.vectors[slot]:
-            posting = self._posting(term, copied)
+            posting = self._posting(term, lists)
             del posting[bisect.bisect_left(posting, slot, key=_slot_of)]
         tf, defines = _weigh(fields)
         for term, freq in tf.items():
-            posting = self._posting(term, copied)
+            posting = self._posting(term, lists)
             posting.insert(bisect.bisect_left(posting, slot, key=_slot_of), (slot, freq))
         self.lengths[slot] = sum(tf.values())
         self.vectors[slot] = tf
         self._fields[slot] = fields
         self._defines[slot] = defines
 
-    def _posting(self, term: str, copied: set[str] | None) -> list[tuple[int, float]]:
-        """``term``'s postings list, copied first when it is still shared with another index."""
-        if copied is None:
-            return self.postings[term]
-        if term not in copied:
-            copied.add(term)
-            self.postings[term] = list(self.postings.get(term, ()))
-        return self.postings[term]
+    def _posting(
+        self, term: str, lists: dict[str, list[tuple[int, float]]]
+    ) -> list[tuple[int, float]]:
+        """``term``'s postings as a list to change, copied from the index's tuple (which may
+        be shared with another index) the first time; ``_keep`` makes it the index's."""
+        found = lists.get(term)
+        if found is None:
+            found = lists[term] = list(self.postings.get(term, ()))
+        return found
 
     @property
     def size(self) -> int:
