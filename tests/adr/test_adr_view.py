@@ -124,3 +124,22 @@ def test_a_correction_is_read_without_reading_every_record(
     assert any(q.label.startswith("Does each business unit") for q in rebuilt.questions)
     monkeypatch.undo()
     _same(rebuilt, build_view(graph))
+
+
+def test_a_ledger_that_does_not_go_on_from_the_view_is_read_in_full(tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    _write(team, 1, "Use Kafka", "Accepted", "We need a queue.", "We will use Kafka for events.")
+    with decisis.open("memory://") as first:
+        ingest(first, team)
+        old = build_view(first)
+    other = tmp_path / "other"
+    other.mkdir()
+    _write(other, 1, "Use Redis", "Accepted", "We need a cache.", "We will run Redis ourselves.")
+    _write(other, 2, "Use Kafka", "Accepted", "We need a queue.", "We will use Kafka.")
+    with decisis.open("memory://") as second:  # another store, its ledger longer than the first
+        ingest(second, other)
+        correct(second, "Which queue?", "other:0002")
+        rebuilt = build_view(second, old)
+        _same(rebuilt, build_view(second))
+    assert "team:0001" not in rebuilt.records

@@ -135,11 +135,14 @@ class _Changes:
     links: bool = False
 
 
-def _changes_since(graph: Graph, seq: int) -> _Changes | None:
-    """The nodes the events after ``seq`` touched, or ``None`` when there are too many to
-    read one by one."""
+def _changes_since(graph: Graph, head: tuple[int, str]) -> _Changes | None:
+    """The nodes the events after ``head`` touched, or ``None`` when there are too many to
+    read one by one, or the ledger does not go on from ``head`` (a store made anew)."""
     changes = _Changes()
+    seq, checksum = head
     for event in graph.store.events(graph.name, after_seq=seq):
+        if event.seq == seq + 1 and event.prev_checksum != checksum:
+            return None
         changes.links |= event.kind in _LINK_EVENTS
         if event.kind in _NODE_EVENTS:
             payload = event.payload
@@ -213,7 +216,9 @@ def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
     new, are indexed again. The result is the same as without it.
     """
     head = graph.store.head(graph.name)
-    changes = _changes_since(graph, previous.head[0]) if previous else None
+    changes = None
+    if previous is not None and head[0] > previous.head[0]:
+        changes = _changes_since(graph, previous.head)
     if previous is not None and changes is not None:
         records, questions = _patched(graph, previous, changes.nodes)
     else:
