@@ -13,6 +13,7 @@ from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.view import AdrView, build_view
 from decisis.search.terms import TermIndex
+from tests.stores.postgres.server import drop_schema, new_schema, schema_url
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "adr-corpus"
 
@@ -34,11 +35,19 @@ Date: 2021-0{n}-01
 """
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def graph(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[decisis.Graph]:
-    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path / 'g.db'}"
-    with decisis.open(url) as g:
-        yield g
+    if request.param != "postgres":
+        url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path / 'g.db'}"
+        with decisis.open(url) as g:
+            yield g
+        return
+    schema = new_schema()
+    try:
+        with decisis.open(schema_url(schema)) as g:
+            yield g
+    finally:
+        drop_schema(schema)
 
 
 def _write(folder: Path, n: int, title: str, status: str, context: str, decision: str) -> None:
