@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from decisis.adr.ingest import ADR_KIND, adr_links, record_nodes
@@ -20,7 +21,8 @@ from decisis.adr.rules import Trust
 from decisis.adr.trust import trust_from
 from decisis.errors import NotFound
 from decisis.graph import Graph
-from decisis.model import Edge, EventKind, Node, NodeType
+from decisis.model import Edge, EdgeType, Event, EventKind, LinkState, Node, NodeType
+from decisis.model.times import parse_time
 from decisis.search.terms import TermIndex
 
 __all__ = ["QUESTION_KIND", "AdrView", "build_view", "view_of"]
@@ -119,41 +121,90 @@ def _questions(graph: Graph) -> list[Node]:
     return [n for n in graph.nodes(types=[NodeType.OBSERVATION]) if _is_question(n)]
 
 
-# Past this many changed nodes, reading them one by one costs more than reading them all.
+# Past this many changed nodes or links, reading them one by one costs more than reading all.
 PATCH_LIMIT = 500
-_NODE_EVENTS = frozenset(
-    {EventKind.NODE_ADDED, EventKind.NODE_UPDATED, EventKind.SUPERSEDED, EventKind.TOMBSTONED}
-)
-_LINK_EVENTS = frozenset(EventKind) - {EventKind.NODE_ADDED, EventKind.NODE_UPDATED}
 
 
 @dataclass
 class _Changes:
-    """What the ledger changed after a view's head: node ids, and whether any link."""
+    """What the ledger changed after a view's head: the nodes and links its events name,
+    each rule's trust as it moved (in order), and whether the links must be read in full
+    (a tombstoned node hides its links without naming them)."""
 
     nodes: set[str] = field(default_factory=set)
-    links: bool = False
+    edges: set[str] = field(default_factory=set)
+    trusted: list[tuple[str, float, datetime]] = field(default_factory=list)
+    all_links: bool = False
+
+    def note(self, event: Event) -> None:
+        kind, payload = event.kind, event.payload
+        if kind in (EventKind.NODE_ADDED, EventKind.EDGE_ADDED):
+            record = payload["node" if kind is EventKind.NODE_ADDED else "edge"]
+            (self.nodes if kind is EventKind.NODE_ADDED else self.edges).add(record["id"])
+        elif kind is EventKind.NODE_UPDATED:
+            self.nodes.add(payload["id"])
+        elif kind is EventKind.EDGE_UPDATED:
+            self.edges.add(payload["id"])
+        elif kind is EventKind.SUPERSEDED:
+            self.nodes.update((payload["old"], payload["new"]))
+            self.edges.add(payload["edge"]["id"])
+        elif kind is EventKind.TOMBSTONED:
+            (self.edges if payload["target"] == "edge" else self.nodes).add(payload["id"])
+            self.all_links |= payload["target"] != "edge"
+        elif kind is EventKind.RULE_TRUSTED:
+            at = parse_time(payload["updated_at"], "updated_at")
+            self.trusted.append((payload["rule"], payload["confidence"], at))
 
 
 def _changes_since(graph: Graph, head: tuple[int, str]) -> _Changes | None:
-    """The nodes the events after ``head`` touched, or ``None`` when there are too many to
-    read one by one, or the ledger does not go on from ``head`` (a store made anew)."""
+    """What the events after ``head`` changed, or ``None`` when too many nodes changed to
+    read them one by one, or the ledger does not go on from ``head`` (a store made anew)."""
     changes = _Changes()
     seq, checksum = head
     for event in graph.store.events(graph.name, after_seq=seq):
         if event.seq == seq + 1 and event.prev_checksum != checksum:
             return None
-        changes.links |= event.kind in _LINK_EVENTS
-        if event.kind in _NODE_EVENTS:
-            payload = event.payload
-            named = [payload.get("id"), payload.get("old"), payload.get("new")]
-            node = payload.get("node")
-            if isinstance(node, dict):
-                named.append(node.get("id"))
-            changes.nodes.update(i for i in [event.entity, *named] if isinstance(i, str))
+        changes.note(event)
         if len(changes.nodes) > PATCH_LIMIT:
             return None
+    changes.all_links |= len(changes.edges) > PATCH_LIMIT
     return changes
+
+
+def _live_link(graph: Graph, edge_id: str) -> Edge | None:
+    """Link ``edge_id`` as ``adr_links`` would read it: a live rule's supersedes edge between
+    live nodes, else ``None``."""
+    try:
+        edge = graph.store.get_edge(graph.name, edge_id)
+        ends = [graph.store.get_node(graph.name, i) for i in (edge.source, edge.target)]
+    except NotFound:
+        return None
+    if edge.type is not EdgeType.SUPERSEDES or edge.metadata.get("rule") is None:
+        return None
+    if edge.tombstoned or any(node.tombstoned for node in ends):
+        return None
+    return edge
+
+
+def _patched_links(graph: Graph, previous: AdrView, changes: _Changes) -> list[Edge]:
+    """``previous``'s links with the rules' new trust carried to the candidates nobody
+    judged (as the store's ``rule.trusted`` does) and the links the events name read again,
+    in ``adr_links``'s order (by edge id)."""
+    links = {edge.id: edge for edge in previous.links}
+    for rule, confidence, at in changes.trusted:
+        for edge_id, edge in links.items():
+            if (
+                edge.state is LinkState.CANDIDATE
+                and edge.metadata.get("rule") == rule
+                and edge.confidence != confidence
+            ):
+                links[edge_id] = edge.evolve(confidence=confidence, updated_at=at)
+    for edge_id in changes.edges:
+        links.pop(edge_id, None)
+        found = _live_link(graph, edge_id)
+        if found is not None:
+            links[edge_id] = found
+    return [links[i] for i in sorted(links)]
 
 
 def _patched(
@@ -225,11 +276,11 @@ def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
         records, questions = record_nodes(graph), _questions(graph)
     docs, made = _docs(records, _asked(questions), previous)
     asks = [(q.id, {"title": q.label}) for q in questions]
-    if previous is not None and changes is not None and not changes.links:
-        links, trust = previous.links, previous.trust
+    if previous is not None and changes is not None and not changes.all_links:
+        links = _patched_links(graph, previous, changes)
     else:
         links = adr_links(graph)  # read once: on a large store, each read is seconds
-        trust = trust_from(links)  # rule_trust without reading the links again
+    trust = trust_from(links)  # rule_trust without reading the links again
     view = AdrView(
         head=head,
         records=records,
