@@ -135,6 +135,7 @@ class _Changes:
     edges: set[str] = field(default_factory=set)
     trusted: list[tuple[str, float, datetime]] = field(default_factory=list)
     all_links: bool = False
+    unknown: bool = False
 
     def note(self, event: Event) -> None:
         kind, payload = event.kind, event.payload
@@ -154,6 +155,8 @@ class _Changes:
         elif kind is EventKind.RULE_TRUSTED:
             at = parse_time(payload["updated_at"], "updated_at")
             self.trusted.append((payload["rule"], payload["confidence"], at))
+        else:  # a kind of change this reading does not know: read everything
+            self.unknown = True
 
 
 def _changes_since(graph: Graph, head: tuple[int, str]) -> _Changes | None:
@@ -165,7 +168,7 @@ def _changes_since(graph: Graph, head: tuple[int, str]) -> _Changes | None:
         if event.seq == seq + 1 and event.prev_checksum != checksum:
             return None
         changes.note(event)
-        if len(changes.nodes) > PATCH_LIMIT:
+        if changes.unknown or len(changes.nodes) > PATCH_LIMIT:
             return None
     changes.all_links |= len(changes.edges) > PATCH_LIMIT
     return changes
