@@ -37,7 +37,18 @@ from decisis.model import (
 )
 from decisis.model import events as drafts
 
-__all__ = ["ADR_KIND", "IngestReport", "ingest", "ingest_records", "link_key", "record_metadata"]
+__all__ = [
+    "ADR_KIND",
+    "IngestReport",
+    "adr_links",
+    "ingest",
+    "ingest_records",
+    "is_record_node",
+    "is_rule_link",
+    "link_key",
+    "record_metadata",
+    "record_nodes",
+]
 
 ADR_KIND = "adr"  # metadata["kind"] of a record node; questions are "adr-question"
 MAX_DECISION_CHARS = 4000
@@ -177,18 +188,31 @@ def _link_drafts(
     return out
 
 
+def is_rule_link(edge: Edge) -> bool:
+    """Whether ``edge`` is a supersedes edge that a link rule proposed."""
+    return edge.type is EdgeType.SUPERSEDES and edge.metadata.get("rule") is not None
+
+
 def adr_links(graph: Graph) -> list[Edge]:
     """Every live supersedes edge that a link rule proposed."""
-    return [
-        e for e in graph.edges(types=[EdgeType.SUPERSEDES]) if e.metadata.get("rule") is not None
-    ]
+    return [e for e in graph.edges(types=[EdgeType.SUPERSEDES]) if is_rule_link(e)]
+
+
+def is_record_node(node: Node) -> bool:
+    """Whether ``node`` is an ingested record: a decision of kind ``adr`` with a key."""
+    meta = node.metadata
+    return (
+        node.type is NodeType.DECISION
+        and meta.get("kind") == ADR_KIND
+        and isinstance(meta.get("key"), str)
+    )
 
 
 def record_nodes(graph: Graph) -> dict[str, Node]:
     """The graph's record nodes by key."""
     out = {}
     for node in graph.nodes(types=[NodeType.DECISION]):
-        if node.metadata.get("kind") == ADR_KIND and isinstance(node.metadata.get("key"), str):
+        if is_record_node(node):
             out[node.metadata["key"]] = node
     return out
 

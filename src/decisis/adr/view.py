@@ -13,17 +13,16 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from decisis.adr.ingest import ADR_KIND, adr_links, record_nodes
+from decisis.adr.ingest import adr_links, is_record_node, is_rule_link, record_nodes
 from decisis.adr.rules import Trust
 from decisis.adr.trust import trust_from
 from decisis.errors import NotFound
 from decisis.graph import Graph
-from decisis.model import Edge, EdgeType, Event, EventKind, LinkState, Node, NodeType
-from decisis.model.times import parse_time
+from decisis.model import Edge, Event, EventKind, Node, NodeType
 from decisis.search.terms import TermIndex
+from decisis.stores.fold import GraphState, apply
 
 __all__ = ["QUESTION_KIND", "AdrView", "build_view", "view_of"]
 
@@ -108,15 +107,6 @@ def _is_question(node: Node) -> bool:
     return node.type is NodeType.OBSERVATION and node.metadata.get("kind") == QUESTION_KIND
 
 
-def _is_record(node: Node) -> bool:
-    meta = node.metadata
-    return (
-        node.type is NodeType.DECISION
-        and meta.get("kind") == ADR_KIND
-        and isinstance(meta.get("key"), str)
-    )
-
-
 def _questions(graph: Graph) -> list[Node]:
     return [n for n in graph.nodes(types=[NodeType.OBSERVATION]) if _is_question(n)]
 
@@ -133,7 +123,7 @@ class _Changes:
 
     nodes: set[str] = field(default_factory=set)
     edges: set[str] = field(default_factory=set)
-    trusted: list[tuple[str, float, datetime]] = field(default_factory=list)
+    trusted: list[dict[str, Any]] = field(default_factory=list)  # rule.trusted payloads
     all_links: bool = False
     unknown: bool = False
 
@@ -153,8 +143,7 @@ class _Changes:
             (self.edges if payload["target"] == "edge" else self.nodes).add(payload["id"])
             self.all_links |= payload["target"] != "edge"
         elif kind is EventKind.RULE_TRUSTED:
-            at = parse_time(payload["updated_at"], "updated_at")
-            self.trusted.append((payload["rule"], payload["confidence"], at))
+            self.trusted.append(payload)
         else:  # a kind of change this reading does not know: read everything
             self.unknown = True
 
@@ -182,26 +171,22 @@ def _live_link(graph: Graph, edge_id: str) -> Edge | None:
         ends = [graph.store.get_node(graph.name, i) for i in (edge.source, edge.target)]
     except NotFound:
         return None
-    if edge.type is not EdgeType.SUPERSEDES or edge.metadata.get("rule") is None:
-        return None
-    if edge.tombstoned or any(node.tombstoned for node in ends):
+    if not is_rule_link(edge) or edge.tombstoned or any(node.tombstoned for node in ends):
         return None
     return edge
 
 
 def _patched_links(graph: Graph, previous: AdrView, changes: _Changes) -> list[Edge]:
     """``previous``'s links with the rules' new trust carried to the candidates nobody
-    judged (as the store's ``rule.trusted`` does) and the links the events name read again,
-    in ``adr_links``'s order (by edge id)."""
-    links = {edge.id: edge for edge in previous.links}
-    for rule, confidence, at in changes.trusted:
-        for edge_id, edge in links.items():
-            if (
-                edge.state is LinkState.CANDIDATE
-                and edge.metadata.get("rule") == rule
-                and edge.confidence != confidence
-            ):
-                links[edge_id] = edge.evolve(confidence=confidence, updated_at=at)
+    judged (by the stores' own fold of ``rule.trusted``) and the links the events name read
+    again, in ``adr_links``'s order (by edge id); ``previous.links`` itself when the events
+    name none."""
+    if not changes.trusted and not changes.edges:
+        return previous.links
+    state = GraphState(edges={edge.id: edge for edge in previous.links})
+    for payload in changes.trusted:
+        apply(state, EventKind.RULE_TRUSTED, payload)
+    links = state.edges
     for edge_id in changes.edges:
         links.pop(edge_id, None)
         found = _live_link(graph, edge_id)
@@ -226,7 +211,7 @@ def _patched(
             continue
         if node.tombstoned:
             continue
-        if _is_record(node):
+        if is_record_node(node):
             records[node.id] = node
         elif _is_question(node):
             questions[node.id] = node
@@ -283,7 +268,8 @@ def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
         links = _patched_links(graph, previous, changes)
     else:
         links = adr_links(graph)  # read once: on a large store, each read is seconds
-    trust = trust_from(links)  # rule_trust without reading the links again
+    # rule_trust without reading the links again, or the previous view's for the same links
+    trust = previous.trust if previous and links is previous.links else trust_from(links)
     view = AdrView(
         head=head,
         records=records,
