@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 __all__ = ["GoalTree", "Graph", "Standing", "open"]
 
 DEFAULT_GRAPH = "default"
+# ``current`` follows a rule-proposed supersession whose confidences add up to this: more
+# likely than not. A stated or confirmed one is always followed, a rejected one never.
+BELIEVED = 0.5
 _CAUSAL = sorted(CAUSAL_EDGE_TYPES)
 
 
@@ -477,27 +480,38 @@ class Graph:
         )
         return [self.store.get_node(self.name, node_id) for node_id in ids]
 
-    def current(self, ref: str) -> Standing:
+    def current(self, ref: str, *, believe: float = BELIEVED) -> Standing:
         """Follow supersession from a node to what stands now, with the chain to it.
 
-        The walk ignores ``as_of``: every node on a chain was superseded, so none is valid
-        at a later time. A view made by ``at(t)`` holds only what was recorded by ``t``,
-        so its chains are the ones that stood then.
+        Only believed replacements count (``Store.supersession_region``, one query): a
+        supersession someone stated or a correction confirmed, or rule proposals whose
+        confidences reach ``believe``; one a person rejected never does. So a record an
+        ADR rule merely suspects was replaced still stands here. The walk ignores
+        ``as_of``: every node on a chain was superseded, so none is valid at a later
+        time. A view made by ``at(t)`` holds only what was recorded by ``t``, so its
+        chains are the ones that stood then.
         """
+        if isinstance(believe, bool) or not isinstance(believe, int | float):
+            raise InvalidInput("believe", f"{believe!r} is not a number", "0.0 to 1.0")
+        if not 0.0 <= believe <= 1.0:
+            raise InvalidInput("believe", f"{believe} is out of range", "0.0 to 1.0")
         node = self.store.get_node(self.name, self._stored_id(ref))
-        reached = self.store.traverse(
-            self.name, node.id, direction="in", edge_types=[EdgeType.SUPERSEDES]
-        )
-        by_id = {node.id: node} | {r.node.id: r.node for r in reached}
-        via = {r.node.id: r.via for r in reached}
-        replaced = {
-            edge.target
-            for n in by_id.values()
-            for edge in self.store.edges(
-                self.name, node=n.id, direction="out", types=[EdgeType.SUPERSEDES]
-            )
-        }
-        standing = [n for n in by_id.values() if n.id not in replaced]
+        edges = self.store.supersession_region(self.name, node.id, floor=believe)
+        newer: dict[str, list[str]] = {}
+        for edge in edges:
+            newer.setdefault(edge.target, []).append(edge.source)
+        by_id, via = {node.id: node}, {}
+        frontier = [node.id]
+        while frontier:  # breadth first, edges in id order: the shortest chain to each
+            following = []
+            for old in frontier:
+                for new in newer.get(old, []):
+                    if new not in by_id:
+                        by_id[new] = self.store.get_node(self.name, new)
+                        via[new] = old
+                        following.append(new)
+            frontier = following
+        standing = [n for n in by_id.values() if n.id not in newer]
         chains = []
         for last in standing:
             chain = [last]

@@ -43,6 +43,23 @@ def test_supersede_is_atomic_and_current_follows_the_chain(graph: decisis.Graph)
     assert graph.current(c.id).standing[0].id == c.id and not graph.current(c.id).superseded
 
 
+def test_current_follows_only_believed_supersession(graph: decisis.Graph) -> None:
+    """A rule's guess below ``believe`` or a link a person rejected leaves the node standing."""
+    old, guess, sure = (graph.record_decision(label) for label in ("Old", "Guess", "Sure"))
+    weak = graph.supersede(old.id, guess.id, state="candidate", confidence=0.3)
+    assert not graph.current(old.id).superseded
+    assert [n.id for n in graph.current(old.id, believe=0.2).standing] == [guess.id]
+    graph.update_edge(weak.id, confidence=0.7)
+    assert [n.id for n in graph.current(old.id).standing] == [guess.id]
+    graph.update_edge(weak.id, state="rejected")
+    assert not graph.current(old.id, believe=0.0).superseded
+    graph.supersede(guess.id, sure.id, state="confirmed")
+    assert [n.id for n in graph.current(guess.id).standing] == [sure.id]
+    for bad in (1.5, -0.1, "high", True):
+        with pytest.raises(decisis.InvalidInput, match="believe"):
+            graph.current(old.id, believe=bad)  # type: ignore[arg-type]
+
+
 def test_supersede_refuses_self_and_cycles_and_changes_nothing(graph: decisis.Graph) -> None:
     a = graph.record_decision("A")
     b = graph.record_decision("B")
