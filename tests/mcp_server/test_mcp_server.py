@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,6 +20,7 @@ import decisis
 from decisis.adr.ingest import ingest
 from decisis.agent import TOOLS
 from tests.agent.conftest import write_adrs
+from tests.servers import running
 
 Session = ClientSession
 
@@ -36,37 +34,10 @@ def store(tmp_path: Path) -> str:
     return url
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_for(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, "the server exited early"
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"nothing listened on port {port}")
-
-
 @pytest.fixture
 def http_server(store: str, tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
-    log = (tmp_path / "server.log").open("wb")
-    cmd = [sys.executable, "-m", "decisis", "--store", store, "mcp", "--http", "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=log, stderr=log)
-    try:
-        _wait_for(port, proc)
+    with running(["--store", store, "mcp", "--http"], tmp_path / "server.log") as port:
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
 
 
 @asynccontextmanager

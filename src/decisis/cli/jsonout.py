@@ -1,16 +1,18 @@
-"""The JSON forms the CLI prints with ``--json``: plain data, full ids, one document per call."""
+"""The JSON the CLI prints with ``--json``: one document per call, in the forms of
+``decisis.forms`` (re-exported here for the commands)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from decisis.model import format_time
-
-if TYPE_CHECKING:
-    from decisis.graph import GoalTree, Standing
-    from decisis.model import Event, Node
-    from decisis.stores import Reached, SearchHit
-    from decisis.stores.replay import VerifyReport
+from decisis.forms import (
+    error_dict,
+    event_dict,
+    goal_tree_dict,
+    hit_dict,
+    nodes_list,
+    reached_dict,
+    standing_dict,
+    verify_dict,
+)
 
 __all__ = [
     "dumps",
@@ -37,61 +39,3 @@ def emit(data: object) -> None:
     import typer
 
     typer.echo(dumps(data))
-
-
-def nodes_list(nodes: list[Node]) -> list[dict[str, Any]]:
-    return [node.to_dict() for node in nodes]
-
-
-def reached_dict(reached: Reached) -> dict[str, Any]:
-    return {
-        "node": reached.node.to_dict(),
-        "depth": reached.depth,
-        "via": reached.via,
-        "edge_type": reached.edge_type.value,
-    }
-
-
-def hit_dict(hit: SearchHit) -> dict[str, Any]:
-    return {"node": hit.node.to_dict(), "score": hit.score}
-
-
-def goal_tree_dict(tree: GoalTree) -> dict[str, Any]:
-    children = [{"edge": edge.to_dict(), "node": node.to_dict()} for edge, node in tree.children]
-    return {"goal": tree.goal.to_dict(), "children": children}
-
-
-def standing_dict(standing: Standing) -> dict[str, Any]:
-    return {
-        "node": standing.node.to_dict(),
-        "superseded": standing.superseded,
-        "standing": nodes_list(standing.standing),
-        "chains": [nodes_list(chain) for chain in standing.chains],
-    }
-
-
-def event_dict(event: Event) -> dict[str, Any]:
-    return {
-        "seq": event.seq,
-        "kind": event.kind.value,
-        "entity": event.entity,
-        "at": format_time(event.at),
-        "payload": event.payload,
-        "prev_checksum": event.prev_checksum,
-        "checksum": event.checksum,
-        "invalidated_at": format_time(event.invalidated_at) if event.invalidated_at else None,
-        "invalidated_reason": event.invalidated_reason,
-    }
-
-
-def verify_dict(report: VerifyReport) -> dict[str, Any]:
-    return {
-        "ok": report.ok,
-        "events": report.events,
-        "first_bad_seq": report.first_bad_seq,
-        "problems": [str(problem) for problem in report.problems],
-    }
-
-
-def error_dict(kind: str, message: str, field: str | None, allowed: str | None) -> dict[str, Any]:
-    return {"error": {"type": kind, "message": message, "field": field, "allowed": allowed}}

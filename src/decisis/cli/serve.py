@@ -1,0 +1,35 @@
+"""``decisis serve``: the web front door (JSON API and pages) over the store."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from decisis.cli.state import get_state
+
+__all__ = ["register", "serve"]
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to bind (local only by default).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
+) -> None:
+    """Serve the web pages and the JSON API (OpenAPI at /docs) until stopped.
+
+    Needs the web extra: pip install 'decisis[web]'.
+    """
+    from decisis.web import serve as run
+
+    state = get_state(ctx)
+    graph = state.graph
+    typer.echo(f"decisis: serving {state.store_url()} at http://{host}:{port}/", err=True)
+    run(graph, host=host, port=port, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command()(serve)

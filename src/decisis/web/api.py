@@ -1,0 +1,217 @@
+"""The JSON API under ``/api``: the graph's reads, the ledger and its verification, ADR
+answers and corrections, and the decision tools agents use (same schemas as over MCP)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from decisis.forms import (
+    event_dict,
+    goal_tree_dict,
+    hit_dict,
+    nodes_list,
+    reached_dict,
+    standing_dict,
+    verify_dict,
+)
+from decisis.model import NodeStatus, NodeType
+from decisis.model.validation import check_enum
+from decisis.stores import DEFAULT_MAX_DEPTH
+from decisis.web.app import Site
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+MAX_LIMIT = 1000  # rows one request may ask for
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many rows.")]
+Depth = Annotated[int, Query(ge=1, le=DEFAULT_MAX_DEPTH, description="Edges to follow at most.")]
+
+
+def site(request: Request) -> Site:
+    found: Site = request.app.state.site
+    return found
+
+
+SiteDep = Annotated[Site, Depends(site)]
+
+
+class AskBody(BaseModel):
+    question: str = Field(description="The question, in words.", max_length=4000)
+
+
+class CorrectionBody(BaseModel):
+    question: str = Field(description="The question as it was asked.", max_length=4000)
+    key: str | None = Field(None, description="The record that answers it; null for none.")
+    undo: bool = Field(False, description="Reverse the latest correction of the question.")
+
+
+@router.get("/nodes", summary="Nodes, oldest first or newest first")
+def list_nodes(
+    site: SiteDep,
+    type: Annotated[list[str] | None, Query(description="Node types to keep.")] = None,
+    status: Annotated[list[str] | None, Query(description="Statuses to keep.")] = None,
+    newest_first: bool = False,
+    limit: Limit = 100,
+) -> list[dict[str, Any]]:
+    types = [check_enum(NodeType, t, "type") for t in type] if type else None
+    statuses = [check_enum(NodeStatus, s, "status") for s in status] if status else None
+    with site.using() as graph:
+        found = graph.nodes(types=types, statuses=statuses, newest_first=newest_first, limit=limit)
+        return nodes_list(found)
+
+
+@router.get("/nodes/{ref}", summary="A node with its edges and its ledger history")
+def show_node(site: SiteDep, ref: str) -> dict[str, Any]:
+    with site.using() as graph:
+        node = graph.get(ref)
+        edges, history = graph.edges(node.id), graph.history(node.id)
+    return {
+        "node": node.to_dict(),
+        "out": [e.to_dict() for e in edges if e.source == node.id],
+        "in": [e.to_dict() for e in edges if e.target == node.id],
+        "history": [event_dict(e) for e in history],
+    }
+
+
+@router.get("/edges/{ref}", summary="An edge with its ledger history")
+def show_edge(site: SiteDep, ref: str) -> dict[str, Any]:
+    with site.using() as graph:
+        edge = graph.get_edge(ref)
+        return {"edge": edge.to_dict(), "history": [event_dict(e) for e in graph.history(edge.id)]}
+
+
+@router.get("/goals", summary="Active goals with their immediate children")
+def goals(site: SiteDep) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return [goal_tree_dict(tree) for tree in graph.goal_trees()]
+
+
+@router.get("/recent", summary="Recent decisions, newest first")
+def recent(site: SiteDep, limit: Limit = 5) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return nodes_list(graph.recent_decisions(limit))
+
+
+@router.get("/current/{ref}", summary="The decision that stands now, and the chains to it")
+def current(site: SiteDep, ref: str) -> dict[str, Any]:
+    with site.using() as graph:
+        return standing_dict(graph.current(ref))
+
+
+@router.get("/why/{ref}", summary="What led to a node (causal and structural ancestors)")
+def why(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return [reached_dict(r) for r in graph.why(ref, max_depth=max_depth)]
+
+
+@router.get("/impact/{ref}", summary="What a node led to (causal and structural descendants)")
+def impact(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return [reached_dict(r) for r in graph.impact(ref, max_depth=max_depth)]
+
+
+@router.get("/path", summary="A shortest directed path between two nodes ([] if none)")
+def path(site: SiteDep, source: str, target: str) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return nodes_list(graph.path_between(source, target))
+
+
+@router.get("/search", summary="Full-text search over labels, rationales and records")
+def search(
+    site: SiteDep, q: Annotated[str, Query(min_length=1, max_length=4000)], limit: Limit = 10
+) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return [hit_dict(hit) for hit in graph.search(q, limit=limit)]
+
+
+@router.get("/at", summary="The graph as it stood at a time: goals and recent decisions")
+def at(
+    site: SiteDep,
+    time: Annotated[str, Query(description="ISO 8601, e.g. 2026-11-01T12:00Z.")],
+    limit: Limit = 5,
+) -> dict[str, Any]:
+    from decisis.model import format_time
+
+    with site.using() as graph, graph.at(time) as view:
+        assert view.as_of is not None
+        return {
+            "as_of": format_time(view.as_of),
+            "goals": [goal_tree_dict(tree) for tree in view.goal_trees()],
+            "recent": nodes_list(view.recent_decisions(limit)),
+        }
+
+
+@router.get("/ledger", summary="Ledger events after a sequence number, oldest first")
+def ledger(
+    site: SiteDep, after: Annotated[int, Query(ge=0)] = 0, limit: Limit = 100
+) -> list[dict[str, Any]]:
+    events = []
+    with site.using() as graph:
+        for event in graph.events(after_seq=after):
+            events.append(event_dict(event))
+            if len(events) >= limit:
+                break
+    return events
+
+
+@router.get("/verify", summary="Check the hash chain and replay it against the tables")
+def verify(site: SiteDep) -> JSONResponse:
+    with site.using() as graph:
+        report = verify_dict(graph.verify())
+    return JSONResponse(report, status_code=200 if report["ok"] else 409)
+
+
+@router.post("/ask", summary="What do we do about X today? The ADR that stands")
+def ask(site: SiteDep, body: AskBody) -> dict[str, Any]:
+    from decisis.adr.answer import ask as run
+
+    with site.using() as graph:
+        return run(graph, body.question).to_dict()
+
+
+@router.post("/corrections", summary="Teach the right answer to a question, or undo it")
+def corrections(site: SiteDep, body: CorrectionBody) -> dict[str, Any]:
+    from decisis.adr import corrections as teach
+
+    with site.using() as graph:
+        if body.undo:
+            return teach.undo(graph, body.question).to_dict()
+        return teach.correct(graph, body.question, body.key).to_dict()
+
+
+@router.get("/learned", summary="Inferred links, their rules' trust and the corrections")
+def learned(site: SiteDep) -> dict[str, Any]:
+    from decisis.adr.learned import learned as run
+
+    with site.using() as graph:
+        return run(graph)
+
+
+@router.get("/tools", summary="The decision tools, with their JSON Schemas")
+def tools(site: SiteDep) -> list[dict[str, Any]]:
+    return [
+        {"name": spec.name, "description": spec.description, "input_schema": spec.schema}
+        for spec in site.tools.specs.values()
+    ]
+
+
+# A tool's error type -> HTTP status; any other refused call is the caller's input.
+_TOOL_STATUS = {"NotFound": 404, "AmbiguousId": 409, "Conflict": 409, "ToolsDisabled": 503}
+
+
+@router.post("/tools/{name}", summary="Call a decision tool (record_decision, add_goal, …)")
+def call_tool(
+    site: SiteDep, name: str, arguments: Annotated[dict[str, Any], Body()]
+) -> JSONResponse:
+    with site.lock:
+        result = site.tools.call(name, arguments)
+    if not result.is_error:
+        return JSONResponse(result.data)
+    kind = result.data.get("error", {}).get("type", "")
+    status = 404 if name not in site.tools.specs else _TOOL_STATUS.get(kind, 422)
+    return JSONResponse(result.data, status_code=status)

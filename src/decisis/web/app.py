@@ -1,0 +1,114 @@
+"""The FastAPI application: one graph per app, requests taken one at a time, and the one
+place where a ``DecisisError`` becomes an HTTP answer."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from decisis.errors import (
+    AmbiguousId,
+    Conflict,
+    DecisisError,
+    IntegrityError,
+    InvalidInput,
+    MissingExtra,
+    NotFound,
+    StoreError,
+    UnsupportedStore,
+)
+
+try:
+    from fastapi import FastAPI, Request
+    from fastapi.responses import HTMLResponse, JSONResponse, Response
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingExtra("the web front door", "web") from exc
+
+if TYPE_CHECKING:
+    from decisis.agent.tools import Toolbox
+    from decisis.graph import Graph
+
+__all__ = ["Site", "create_app", "serve", "status_of"]
+
+
+@dataclass
+class Site:
+    """What the routes work on: the graph, its decision tools, and a lock that lets one
+    request at a time use them (the ADR view and a store's connection are shared)."""
+
+    graph: Graph
+    tools: Toolbox
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @contextmanager
+    def using(self) -> Iterator[Graph]:
+        with self.lock:
+            yield self.graph
+
+
+def status_of(exc: DecisisError) -> int:
+    """The HTTP status of a decisis error: what was wrong with the request, or the server."""
+    if isinstance(exc, UnsupportedStore | StoreError):
+        return 503
+    if isinstance(exc, AmbiguousId | Conflict):
+        return 409
+    if isinstance(exc, NotFound):
+        return 404
+    if isinstance(exc, InvalidInput):
+        return 422
+    if isinstance(exc, IntegrityError):
+        return 500
+    if isinstance(exc, MissingExtra):
+        return 501
+    return 400
+
+
+def _error_response(request: Request, exc: DecisisError) -> Response:
+    """The one translation: JSON in the forms of ``decisis.forms`` for the API, a page for
+    people elsewhere; both name the field and what is allowed."""
+    from decisis.forms import error_dict
+
+    allowed = getattr(exc, "allowed", None)
+    if isinstance(exc, AmbiguousId):
+        allowed = ", ".join(exc.matches)
+    body = error_dict(type(exc).__name__, str(exc), getattr(exc, "field", None), allowed)
+    status = status_of(exc)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(body, status_code=status)
+    from decisis.web.pages import render
+
+    html = render("error.html", title="Error", error=body["error"], status=status)
+    return HTMLResponse(html, status_code=status)
+
+
+def create_app(graph: Graph, *, title: str = "decisis") -> FastAPI:
+    """The web app over ``graph`` (which the caller opens and closes)."""
+    from decisis import __version__
+    from decisis.agent.tools import Toolbox
+    from decisis.web import api, pages
+
+    app = FastAPI(
+        title=title,
+        version=__version__,
+        description="Decision memory: browse the graph, ask what stands, audit the ledger.",
+    )
+    app.state.site = Site(graph, Toolbox(graph))
+
+    async def on_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, DecisisError)
+        return _error_response(request, exc)
+
+    app.add_exception_handler(DecisisError, on_error)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+def serve(graph: Graph, *, host: str = "127.0.0.1", port: int = 8080, **uvicorn: Any) -> None:
+    """Serve the app over ``graph`` until stopped (Ctrl-C)."""
+    import uvicorn as server
+
+    server.run(create_app(graph), host=host, port=port, **uvicorn)

@@ -1,0 +1,163 @@
+"""Pages for people: the graph to browse (goals, recent decisions, a node with its edges and
+history), "what do we do about X?" with a form to correct the answer, what was learnt, and
+the ledger with its verification. Plain HTML forms and links: no script is needed."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from decisis.errors import NotFound
+from decisis.forms import verify_dict
+from decisis.web.app import Site
+
+if TYPE_CHECKING:
+    from decisis.graph import Graph
+    from decisis.model import Edge
+
+__all__ = ["render", "router"]
+
+router = APIRouter(include_in_schema=False)
+PAGE_EVENTS = 50  # ledger events on one page of the audit
+
+
+@cache
+def _templates() -> Environment:
+    return Environment(
+        loader=PackageLoader("decisis.web", "templates"),
+        autoescape=select_autoescape(default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render(name: str, **context: Any) -> str:
+    """The page ``name`` filled with ``context`` (every value escaped)."""
+    return _templates().get_template(name).render(**context)
+
+
+def _site(request: Request) -> Site:
+    found: Site = request.app.state.site
+    return found
+
+
+SiteDep = Annotated[Site, Depends(_site)]
+
+
+def _labels(graph: Graph, edges: list[Edge]) -> dict[str, str]:
+    """The label of every node the edges join, for their links."""
+    ends = {end for edge in edges for end in (edge.source, edge.target)}
+    return {node_id: graph.get(node_id).label for node_id in ends}
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(site: SiteDep) -> str:
+    with site.using() as graph:
+        trees, recent = graph.goal_trees(), graph.recent_decisions(10)
+        short = graph.short_ids([n.id for n in recent] + [t.goal.id for t in trees])
+    return render("home.html", title="Decisions", trees=trees, recent=recent, short=short)
+
+
+@router.get("/nodes/{ref}", response_class=HTMLResponse)
+def node(site: SiteDep, ref: str) -> str:
+    """A node's page; an edge's when ``ref`` is one (the ledger names both)."""
+    with site.using() as graph:
+        try:
+            found = graph.get(ref)
+        except NotFound:
+            edge = graph.get_edge(ref)
+            labels = _labels(graph, [edge])
+            history = graph.history(edge.id)
+            return render("edge.html", title="Edge", edge=edge, labels=labels, history=history)
+        edges, history = graph.edges(found.id), graph.history(found.id)
+        standing = graph.current(found.id)
+        labels = _labels(graph, edges)
+        short = graph.short_ids([found.id, *labels])
+    return render(
+        "node.html",
+        title=found.label,
+        node=found,
+        out=[e for e in edges if e.source == found.id],
+        into=[e for e in edges if e.target == found.id],
+        history=history,
+        standing=standing,
+        labels=labels,
+        short=short,
+    )
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search(site: SiteDep, q: Annotated[str, Query(max_length=4000)] = "") -> str:
+    hits = []
+    if q.strip():
+        with site.using() as graph:
+            hits = graph.search(q, limit=20)
+    return render("search.html", title="Search", q=q, hits=hits)
+
+
+def _record_ids(graph: Graph, keys: list[str]) -> dict[str, str]:
+    """Node id of each record key the answer names, for links to the record's page."""
+    from decisis.adr.view import view_of
+
+    records = view_of(graph).records
+    return {key: records[key].id for key in keys if key in records}
+
+
+@router.get("/ask", response_class=HTMLResponse)
+def ask(
+    site: SiteDep,
+    q: Annotated[str, Query(max_length=4000)] = "",
+    corrected: str | None = None,
+) -> str:
+    from decisis.adr.answer import ask as run
+
+    answer, ids = None, {}
+    if q.strip():
+        with site.using() as graph:
+            answer = run(graph, q)
+            keys = [*answer.chain, *(r["key"] for r in answer.replaced)]
+            ids = _record_ids(graph, keys)
+    return render("ask.html", title="Ask", q=q, answer=answer, ids=ids, corrected=corrected)
+
+
+@router.post("/ask/correct")
+def correct(
+    site: SiteDep,
+    question: Annotated[str, Form(max_length=4000)],
+    key: Annotated[str, Form(max_length=200)] = "",
+) -> RedirectResponse:
+    """Record the right answer (a record key, or "none"), then show the question again."""
+    from decisis.adr.corrections import correct as teach
+
+    target = key.strip()
+    with site.using() as graph:
+        result = teach(graph, question, None if target.lower() in ("", "none") else target)
+    query = urlencode({"q": question, "corrected": result.key or "none"})
+    return RedirectResponse(f"/ask?{query}", status_code=303)
+
+
+@router.get("/learned", response_class=HTMLResponse)
+def learned(site: SiteDep) -> str:
+    from decisis.adr.learned import learned as run
+
+    with site.using() as graph:
+        data = run(graph)
+    return render("learned.html", title="Learned", rules=data["rules"], links=data["links"])
+
+
+@router.get("/audit", response_class=HTMLResponse)
+def audit(site: SiteDep, after: Annotated[int, Query(ge=0)] = 0) -> str:
+    with site.using() as graph:
+        report = verify_dict(graph.verify())
+        events = []
+        for event in graph.events(after_seq=after):
+            events.append(event)
+            if len(events) >= PAGE_EVENTS:
+                break
+    more = events[-1].seq if len(events) == PAGE_EVENTS else None
+    return render("audit.html", title="Audit", report=report, events=events, more=more)

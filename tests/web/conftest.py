@@ -1,0 +1,80 @@
+"""Fixtures for the web tests: ``decisis serve`` as a real subprocess over a SQLite file with a
+small decision graph and two ADRs, and a real headless Chromium for the pages."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import decisis
+from decisis.adr.ingest import ingest
+from tests.agent.conftest import write_adrs
+from tests.servers import running
+
+
+@dataclass(frozen=True)
+class Site:
+    """A running server and what its store holds."""
+
+    url: str  # http://127.0.0.1:PORT
+    db: Path
+    goal: str
+    jwt: str  # superseded by sessions
+    sessions: str
+    hostile: str  # a decision whose label and metadata are markup
+
+
+def tamper(db: Path) -> None:
+    """Change the first ledger event behind the store's back, as an intruder would."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE ledger SET at = '2001-01-01T00:00:00.000000Z' WHERE seq = 1")
+
+
+def _build(db: Path, folder: Path) -> dict[str, str]:
+    with decisis.open(f"sqlite:///{db}") as g:
+        goal = g.add_goal("Ship the payments service")
+        jwt = g.record_decision("Use JWT tokens", goal=goal.id, rationale="Stateless")
+        sessions = g.record_decision("Use server sessions", goal=goal.id)
+        g.supersede(jwt.id, sessions.id, rationale="Sessions can be revoked")
+        hostile = g.record_decision(
+            "<script>window.pwned = 1</script> Use <b>bold</b> names",
+            metadata={"note": "<img src=x onerror='window.pwned = 2'>"},
+        )
+        ingest(g, write_adrs(folder))
+    return {"goal": goal.id, "jwt": jwt.id, "sessions": sessions.id, "hostile": hostile.id}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    db = tmp_path / "web.db"
+    ids = _build(db, tmp_path / "adrs")
+    with running(["--store", f"sqlite:///{db}", "serve"], tmp_path / "server.log") as port:
+        yield Site(f"http://127.0.0.1:{port}", db, **ids)
+
+
+def chromium_path() -> str:
+    """The system Chromium the page tests drive; they fail, never skip, without one."""
+    found = os.environ.get("DECISIS_TEST_CHROMIUM") or shutil.which("chromium")
+    assert found, (
+        "no Chromium for the page tests: install Debian's chromium (.ci/run does) "
+        "or set DECISIS_TEST_CHROMIUM to a Chromium binary"
+    )
+    return found
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=chromium_path())
+        try:
+            yield launched
+        finally:
+            launched.close()

@@ -1,0 +1,121 @@
+"""The JSON API over real HTTP against ``decisis serve`` on a SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from decisis.agent import TOOLS
+from tests.web.conftest import Site, tamper
+
+
+@pytest.fixture
+def api(site: Site) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=f"{site.url}/api", timeout=30) as client:
+        yield client
+
+
+def _error(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    error: dict[str, Any] = response.json()["error"]
+    return error
+
+
+def test_reads_of_the_graph(site: Site, api: httpx.Client) -> None:
+    recent = api.get("/recent", params={"limit": 10}).json()
+    assert [n["label"] for n in recent][-2:] == ["Use server sessions", "Use JWT tokens"]
+    (tree,) = api.get("/goals").json()
+    assert tree["goal"]["id"] == site.goal
+    assert {c["node"]["label"] for c in tree["children"]} >= {"Use JWT tokens"}
+    shown = api.get(f"/nodes/{site.jwt}").json()
+    assert shown["node"]["id"] == site.jwt and shown["node"]["status"] == "superseded"
+    assert [e["source"] for e in shown["in"] if e["type"] == "supersedes"] == [site.sessions]
+    assert shown["history"][0]["kind"] == "node.added"
+    standing = api.get(f"/current/{site.jwt}").json()
+    assert standing["superseded"] and [n["id"] for n in standing["standing"]] == [site.sessions]
+    path = api.get("/path", params={"source": site.goal, "target": site.jwt}).json()
+    assert [n["id"] for n in path] == [site.goal, site.jwt]
+    assert site.jwt in {r["node"]["id"] for r in api.get(f"/impact/{site.goal}").json()}
+    assert site.goal in {r["node"]["id"] for r in api.get(f"/why/{site.jwt}").json()}
+    hits = api.get("/search", params={"q": "JWT"}).json()
+    assert hits[0]["node"]["id"] == site.jwt
+    decisions = api.get("/nodes", params={"type": "decision", "status": "superseded"}).json()
+    ids = {n["id"] for n in decisions}  # and the Jenkins record
+    assert site.jwt in ids and site.sessions not in ids and len(ids) == 2
+    before = api.get("/at", params={"time": "2001-01-01T00:00Z"}).json()
+    assert before["goals"] == [] and before["recent"] == []
+
+
+def test_ledger_pages_and_verification(site: Site, api: httpx.Client) -> None:
+    first = api.get("/ledger", params={"limit": 3}).json()
+    assert [e["seq"] for e in first] == [1, 2, 3]
+    assert first[1]["prev_checksum"] == first[0]["checksum"]
+    assert api.get("/ledger", params={"after": 3, "limit": 1}).json()[0]["seq"] == 4
+    ok = api.get("/verify")
+    assert ok.status_code == 200 and ok.json()["ok"] is True
+    tamper(site.db)
+    broken = api.get("/verify")
+    assert broken.status_code == 409
+    assert broken.json()["ok"] is False and broken.json()["first_bad_seq"] == 1
+
+
+def test_ask_correct_undo_and_learned(api: httpx.Client) -> None:
+    question = "Do we build on a Jenkins server?"
+    answer = api.post("/ask", json={"question": question}).json()
+    assert answer["answer"] == "team:002" and answer["chain"] == ["team:001", "team:002"]
+    assert answer["tokens"] > 0 and "text" in answer
+    fixed = api.post("/corrections", json={"question": question, "key": "team:001"}).json()
+    assert fixed["key"] == "team:001" and fixed["was"] == "team:002"
+    assert api.post("/ask", json={"question": question}).json()["answer"] == "team:001"
+    learned = api.get("/learned").json()
+    assert learned["links"] and {"rules", "links"} <= learned.keys()
+    undone = api.post("/corrections", json={"question": question, "undo": True}).json()
+    assert undone["key"] == "team:001"
+    assert api.post("/ask", json={"question": question}).json()["answer"] == "team:002"
+    offside = api.post("/ask", json={"question": "What is the dress code for the party?"})
+    assert offside.json()["answer"] is None
+
+
+def test_decision_tools_over_http(api: httpx.Client) -> None:
+    listed = api.get("/tools").json()
+    assert {t["name"]: t["input_schema"] for t in listed} == {s.name: s.schema for s in TOOLS}
+    made = api.post("/tools/record_decision", json={"label": "Deploy with Kubernetes"})
+    assert made.status_code == 200, made.text
+    assert api.get("/recent", params={"limit": 1}).json()[0]["label"] == "Deploy with Kubernetes"
+    error = _error(api.post("/tools/record_decision", json={"label": 5}), 422)
+    assert error["type"] == "InvalidArguments" and "label" in error["message"]
+    error = _error(api.post("/tools/launch_rockets", json={}), 404)
+    assert "record_decision" in error["allowed"]
+    outcome = {"label": "It worked", "decision_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ"}
+    missing = api.post("/tools/record_outcome", json=outcome)
+    assert _error(missing, 404)["type"] == "NotFound"
+
+
+def test_bad_requests_say_what_was_wrong_and_change_nothing(site: Site, api: httpx.Client) -> None:
+    events = len(api.get("/ledger", params={"limit": 1000}).json())
+    error = _error(api.get("/nodes/01ZZZZZZZZZZ"), 404)
+    assert error["type"] == "NotFound" and "01ZZZZZZZZZZ" in error["message"]
+    error = _error(api.get("/nodes", params={"type": "banana"}), 422)
+    assert error["field"] == "type" and "decision" in error["allowed"]
+    error = _error(api.post("/ask", json={"question": "   "}), 422)
+    assert error["type"] == "InvalidInput" and error["field"] == "question"
+    error = _error(api.post("/corrections", json={"question": "Jenkins?", "key": "team:999"}), 404)
+    assert "team:999" in error["message"]
+    error = _error(api.get("/at", params={"time": "last tuesday"}), 422)
+    assert error["field"]
+    too_long = api.post("/ask", json={"question": "x" * 4001})
+    assert too_long.status_code == 422  # FastAPI's own validation, before any work
+    assert api.get("/recent", params={"limit": 0}).status_code == 422
+    assert len(api.get("/ledger", params={"limit": 1000}).json()) == events
+
+
+def test_openapi_document_lists_the_api(site: Site) -> None:
+    with httpx.Client(timeout=30) as client:
+        spec = client.get(f"{site.url}/openapi.json").json()
+    assert {"/api/ask", "/api/verify", "/api/nodes/{ref}", "/api/tools/{name}"} <= set(
+        spec["paths"]
+    )
+    assert not any(p in spec["paths"] for p in ("/", "/audit", "/ask"))  # pages are not API

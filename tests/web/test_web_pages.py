@@ -1,0 +1,80 @@
+"""The pages in a real headless Chromium, against ``decisis serve`` over real HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Site, tamper
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def test_browse_from_the_home_page_to_what_stands_now(site: Site, page: Any) -> None:
+    page.goto(site.url + "/")
+    assert "Ship the payments service" in page.inner_text("main")
+    page.click("#recent >> text=Use JWT tokens")
+    assert page.url.endswith(f"/nodes/{site.jwt}")
+    assert "Use server sessions" in page.inner_text("#superseded")
+    assert "superseded" in page.inner_text("main")
+    assert "node.added" in page.inner_text("#history")
+    page.click("#superseded >> text=Use server sessions")
+    assert page.url.endswith(f"/nodes/{site.sessions}")
+    assert page.locator("#superseded").count() == 0
+
+
+def test_ask_then_correct_from_the_page(site: Site, page: Any) -> None:
+    page.goto(site.url + "/")
+    page.fill("input[name=q]", "Do we build on a Jenkins server?")
+    page.press("input[name=q]", "Enter")
+    page.wait_for_url("**/ask?q=*")
+    assert "GitHub Actions" in page.inner_text("#answer")
+    assert page.inner_text("#standing") == "team:002"
+    page.fill("input[name=key]", "team:001")
+    page.click("text=Correct")
+    page.wait_for_url("**corrected=team%3A001*")
+    assert "team:001" in page.inner_text("#corrected")
+    assert page.inner_text("#standing") == "team:001"  # the question is asked again
+    page.click("nav >> text=Learned")
+    assert "Do we build on a Jenkins server?" in page.inner_text("#links")
+
+
+def test_search_finds_a_decision(site: Site, page: Any) -> None:
+    page.goto(site.url + "/search")
+    page.fill("input[name=q]", "server sessions")
+    page.press("input[name=q]", "Enter")
+    page.wait_for_url("**/search?q=*")
+    assert "Use server sessions" in page.inner_text("#hits")
+
+
+def test_audit_says_whether_the_ledger_is_intact(site: Site, page: Any) -> None:
+    page.goto(site.url + "/audit")
+    assert "Ledger intact" in page.inner_text("#verdict")
+    assert page.locator("#events tr").count() > 5
+    tamper(site.db)
+    page.reload()
+    verdict = page.inner_text("#verdict")
+    assert "NOT intact" in verdict and "event 1" in verdict
+
+
+def test_markup_in_labels_and_metadata_is_shown_not_run(site: Site, page: Any) -> None:
+    page.goto(f"{site.url}/nodes/{site.hostile}")
+    assert "<script>window.pwned = 1</script>" in page.inner_text("h1")
+    assert "onerror" in page.inner_text("main")
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("main b").count() == 0
+
+
+def test_a_missing_node_gets_an_error_page(site: Site, page: Any) -> None:
+    response = page.goto(site.url + "/nodes/01ZZZZZZZZZZ")
+    assert response.status == 404
+    assert "01ZZZZZZZZZZ" in page.inner_text("#error")
