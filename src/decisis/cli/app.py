@@ -27,7 +27,8 @@ def _fail(exc: DecisisError, as_json: bool) -> NoReturn:
     if isinstance(exc, AmbiguousId):
         allowed = ", ".join(exc.matches)
     if as_json:
-        from decisis.cli.jsonout import emit, error_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import error_dict
 
         emit(error_dict(type(exc).__name__, str(exc), getattr(exc, "field", None), allowed))
     else:

@@ -80,6 +80,7 @@ def _fresh_graph_name(url: str) -> str:
 
 
 def _emit_json(state: State, story: Story) -> None:
+    from decisis import forms
     from decisis.cli import jsonout
 
     graph = state.graph
@@ -88,11 +89,11 @@ def _emit_json(state: State, story: Story) -> None:
         {
             "store": state.store_url(),
             "graph": graph.name,
-            "goals": [jsonout.goal_tree_dict(tree) for tree in graph.goal_trees()],
-            "recent": jsonout.nodes_list(graph.recent_decisions(5)),
-            "current": jsonout.standing_dict(graph.current(story.first.id)),
-            "why": [jsonout.reached_dict(r) for r in graph.why(story.outcome.id)],
-            "verify": jsonout.verify_dict(report),
+            "goals": [forms.goal_tree_dict(tree) for tree in graph.goal_trees()],
+            "recent": forms.nodes_list(graph.recent_decisions(5)),
+            "current": forms.standing_dict(graph.current(story.first.id)),
+            "why": [forms.reached_dict(r) for r in graph.why(story.outcome.id)],
+            "verify": forms.verify_dict(report),
         }
     )
     if not report.ok:

@@ -1,31 +1,9 @@
 """The JSON the CLI prints with ``--json``: one document per call, in the forms of
-``decisis.forms`` (re-exported here for the commands)."""
+``decisis.forms``."""
 
 from __future__ import annotations
 
-from decisis.forms import (
-    error_dict,
-    event_dict,
-    goal_tree_dict,
-    hit_dict,
-    nodes_list,
-    reached_dict,
-    standing_dict,
-    verify_dict,
-)
-
-__all__ = [
-    "dumps",
-    "emit",
-    "error_dict",
-    "event_dict",
-    "goal_tree_dict",
-    "hit_dict",
-    "nodes_list",
-    "reached_dict",
-    "standing_dict",
-    "verify_dict",
-]
+__all__ = ["dumps", "emit"]
 
 
 def dumps(data: object) -> str:

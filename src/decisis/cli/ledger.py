@@ -24,7 +24,8 @@ def verify(ctx: typer.Context) -> None:
     state = get_state(ctx)
     report = state.graph.verify()
     if state.json:
-        from decisis.cli.jsonout import emit, verify_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import verify_dict
 
         emit(verify_dict(report))
     else:
@@ -44,7 +45,8 @@ def log(ctx: typer.Context, *, limit: LimitOpt = 20) -> None:
     last_seq, _ = graph.store.head(graph.name)
     events = list(graph.events(after_seq=max(0, last_seq - limit)))
     if state.json:
-        from decisis.cli.jsonout import emit, event_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import event_dict
 
         emit([event_dict(event) for event in events])
         return

@@ -22,7 +22,8 @@ __all__ = ["register"]
 
 def _print_reached(state: State, title: str, reached: list[Reached]) -> None:
     if state.json:
-        from decisis.cli.jsonout import emit, reached_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import reached_dict
 
         emit([reached_dict(r) for r in reached])
         return
@@ -43,7 +44,8 @@ def show(ctx: typer.Context, *, ref: IdArg) -> None:
         return
     edges, history = graph.edges(node.id), graph.history(node.id)
     if state.json:
-        from decisis.cli.jsonout import emit, event_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import event_dict
 
         edges_out = [e.to_dict() for e in edges if e.source == node.id]
         edges_in = [e.to_dict() for e in edges if e.target == node.id]
@@ -66,7 +68,8 @@ def _show_edge(state: State, ref: str) -> None:
     edge = state.graph.get_edge(ref)
     history = state.graph.history(edge.id)
     if state.json:
-        from decisis.cli.jsonout import emit, event_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import event_dict
 
         emit({"edge": edge.to_dict(), "history": [event_dict(e) for e in history]})
         return
@@ -82,7 +85,8 @@ def current(ctx: typer.Context, *, ref: IdArg) -> None:
     state = get_state(ctx)
     standing = state.graph.current(ref)
     if state.json:
-        from decisis.cli.jsonout import emit, standing_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import standing_dict
 
         emit(standing_dict(standing))
         return
@@ -142,7 +146,8 @@ def path(
     state = get_state(ctx)
     nodes = state.graph.path_between(source, target, edge_types=edge_type or None, max_depth=depth)
     if state.json:
-        from decisis.cli.jsonout import emit, nodes_list
+        from decisis.cli.jsonout import emit
+        from decisis.forms import nodes_list
 
         emit(nodes_list(nodes))
         return
@@ -152,7 +157,7 @@ def path(
 
 
 def _goals_data(graph: Graph) -> list[dict[str, object]]:
-    from decisis.cli.jsonout import goal_tree_dict
+    from decisis.forms import goal_tree_dict
 
     return [goal_tree_dict(tree) for tree in graph.goal_trees()]
 
@@ -188,7 +193,8 @@ def recent(ctx: typer.Context, *, limit: LimitOpt = 5) -> None:
     """The most recent decisions, newest first."""
     state = get_state(ctx)
     if state.json:
-        from decisis.cli.jsonout import emit, nodes_list
+        from decisis.cli.jsonout import emit
+        from decisis.forms import nodes_list
 
         emit(nodes_list(state.graph.recent_decisions(limit)))
         return
@@ -205,7 +211,8 @@ def search(
     state = get_state(ctx)
     hits = state.graph.search(query, limit=limit)
     if state.json:
-        from decisis.cli.jsonout import emit, hit_dict
+        from decisis.cli.jsonout import emit
+        from decisis.forms import hit_dict
 
         emit([hit_dict(hit) for hit in hits])
         return
@@ -235,7 +242,8 @@ def at(
 
 
 def _emit_view(view: Graph, limit: int, all_nodes: bool) -> None:
-    from decisis.cli.jsonout import emit, nodes_list
+    from decisis.cli.jsonout import emit
+    from decisis.forms import nodes_list
     from decisis.model import format_time
 
     assert view.as_of is not None
