@@ -21,6 +21,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("bench_core_record.py", ["--quick"], "| subject"),
         ("bench_core_traverse.py", ["--quick", "--sizes", "2000", "--rounds", "1"], "| edges"),
         ("bench_core_startup.py", ["--quick", "--runs", "1"], "| command"),
+        ("bench_web.py", ["--quick"], "| POST /api/ask"),
     ],
 )
 def test_quick_mode_completes(script: str, args: list[str], header: str) -> None:

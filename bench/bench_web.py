@@ -1,0 +1,95 @@
+"""What the web front door adds to a call: ``POST /api/ask`` and ``GET /api/recent`` over
+real HTTP (keep-alive) to ``decisis serve`` in another process, beside the same calls in
+this process on the same SQLite file, in interleaved rounds.
+
+    .venv/bin/python bench/bench_web.py [--quick]
+
+The store is the shared ADR corpus (../shared/data/adr-corpus) with a small decision graph.
+No target: the ratios say what HTTP, JSON and the server's thread hop cost per call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from bench_core_common import interleave, machine_line, ms, print_table, stats
+
+import decisis
+from decisis.adr.answer import ask
+from decisis.adr.ingest import ingest
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "adr-corpus"
+QUESTION = "Does each business unit get its own cluster now?"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait(port: int, proc: subprocess.Popen[bytes]) -> None:
+    for _ in range(300):
+        if proc.poll() is not None:
+            raise SystemExit("decisis serve exited early")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing listened on port {port}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 rounds instead of 30")
+    args = parser.parse_args()
+    rounds, per_round = (5, 5) if args.quick else (30, 10)
+    with tempfile.TemporaryDirectory(prefix="decisis-bench-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'web.db'}"
+        graph = decisis.open(url)
+        ingest(graph, CORPUS)
+        goal = graph.add_goal("Ship the payments service")
+        for n in range(20):
+            graph.record_decision(f"Decision {n}", goal=goal.id)
+        port = _free_port()
+        cmd = [sys.executable, "-m", "decisis", "--store", url, "serve", "--port", str(port)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait(port, proc)
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}/api", timeout=60) as client:
+                calls: dict[str, Callable[[], object]] = {
+                    "ask, in process": lambda: ask(graph, QUESTION),
+                    "POST /api/ask": lambda: client.post("/ask", json={"question": QUESTION}),
+                    "recent_decisions, in process": lambda: graph.recent_decisions(10),
+                    "GET /api/recent": lambda: client.get("/recent", params={"limit": 10}),
+                }
+                times = interleave(
+                    calls, rounds=rounds, per_round=dict.fromkeys(calls, per_round), warmup=3
+                )
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            graph.close()
+    summary = {name: stats(samples) for name, samples in times.items()}
+    print(machine_line())
+    print(f"{rounds} interleaved rounds x {per_round} calls of each subject\n")
+    pairs = {"POST /api/ask": "ask, in process", "GET /api/recent": "recent_decisions, in process"}
+    rows = []
+    for name, s in summary.items():
+        base = pairs.get(name)
+        ratio = f"{s.median / summary[base].median:.1f}x" if base else ""
+        rows.append([name, s.n, ms(s.median), ms(s.p95), ratio])
+    print_table(["subject", "calls", "median ms", "p95 ms", "vs in process"], rows)
+
+
+if __name__ == "__main__":
+    main()
