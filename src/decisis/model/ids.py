@@ -16,6 +16,12 @@ ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 26
 _RANDOM_BITS = 80
 _STEP_SHIFT = 2  # 72 random bits >> 2: steps below 2**70, ~500 ids a millisecond before a carry
+# ... and at least 2**65, so ids made in one millisecond differ within their first three random
+# characters (the bits from 65 up): the 13-character prefixes handed to agents
+# (``decisis.agent.handlers.SHORT_ID_LENGTH``) never collide within a process. With steps from
+# 1 up, one pair in 32 shared those 13 characters, and a prefix an agent was given turned
+# ambiguous when the next record came in the same millisecond.
+_MIN_STEP = 1 << 65
 
 
 def _fresh_random() -> int:
@@ -46,7 +52,9 @@ class _Generator:
                 # Step by a random amount, not +1: ids made in one millisecond then differ
                 # within their first random characters, so their short prefixes stay short.
                 now_ms = self._last_ms
-                self._last_random += 1 + (int.from_bytes(os.urandom(9), "big") >> _STEP_SHIFT)
+                self._last_random += _MIN_STEP + (
+                    int.from_bytes(os.urandom(9), "big") >> _STEP_SHIFT
+                )
                 if self._last_random >= 1 << _RANDOM_BITS:
                     now_ms += 1
                     self._last_random = _fresh_random()
