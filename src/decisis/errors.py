@@ -83,6 +83,7 @@ class AmbiguousId(NotFound):
 
     def __init__(self, kind: str, key: str, matches: Iterable[str], graph: str | None = None):
         self.matches = sorted(matches)
+        self.allowed = ", ".join(self.matches)  # what may be typed instead: a full id
         super().__init__(kind, key, graph)
         shown = ", ".join(self.matches[:5])
         more = f" and {len(self.matches) - 5} more" if len(self.matches) > 5 else ""

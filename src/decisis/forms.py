@@ -79,5 +79,13 @@ def verify_dict(report: VerifyReport) -> dict[str, Any]:
     }
 
 
-def error_dict(kind: str, message: str, field: str | None, allowed: str | None) -> dict[str, Any]:
-    return {"error": {"type": kind, "message": message, "field": field, "allowed": allowed}}
+def error_dict(exc: BaseException) -> dict[str, Any]:
+    """A refused call as data: the error's type and message, and (for the errors that have
+    them) the field that was wrong and what is allowed there."""
+    error = {
+        "type": type(exc).__name__,
+        "message": str(exc),
+        "field": getattr(exc, "field", None),
+        "allowed": getattr(exc, "allowed", None),
+    }
+    return {"error": error}

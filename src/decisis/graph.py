@@ -33,7 +33,7 @@ from decisis.model import (
 )
 from decisis.model import events as drafts
 from decisis.model.ids import is_id
-from decisis.model.validation import check_enum
+from decisis.model.validation import check_confidence, check_enum
 from decisis.stores import DEFAULT_MAX_DEPTH, Reached, SearchHit, Store, open_store
 
 if TYPE_CHECKING:
@@ -491,12 +491,11 @@ class Graph:
         time. A view made by ``at(t)`` holds only what was recorded by ``t``, so its
         chains are the ones that stood then.
         """
-        if isinstance(believe, bool) or not isinstance(believe, int | float):
-            raise InvalidInput("believe", f"{believe!r} is not a number", "0.0 to 1.0")
-        if not 0.0 <= believe <= 1.0:
-            raise InvalidInput("believe", f"{believe} is out of range", "0.0 to 1.0")
+        floor = check_confidence(believe, "believe")
+        if floor is None:
+            raise InvalidInput("believe", "is missing", "0.0 to 1.0")
         node = self.store.get_node(self.name, self._stored_id(ref))
-        edges = self.store.supersession_region(self.name, node.id, floor=believe)
+        edges = self.store.supersession_region(self.name, node.id, floor=floor)
         newer: dict[str, list[str]] = {}
         for edge in edges:
             newer.setdefault(edge.target, []).append(edge.source)

@@ -32,7 +32,7 @@ from decisis.agent.schemas import (
     ToolArgs,
     json_schema,
 )
-from decisis.errors import AmbiguousId, DecisisError
+from decisis.errors import DecisisError
 from decisis.graph import Graph
 
 __all__ = ["TOOLS", "ToolResult", "ToolSpec", "Toolbox", "error_result", "tool_names"]
@@ -161,8 +161,6 @@ def error_result(name: str, exc: BaseException) -> ToolResult:
     """A ``DecisisError`` (or a refused argument) as a tool error naming field and allowed."""
     field_name = getattr(exc, "field", None)
     allowed = getattr(exc, "allowed", None)
-    if isinstance(exc, AmbiguousId):
-        allowed = ", ".join(exc.matches)
     error = {"type": type(exc).__name__, "message": str(exc)}
     if field_name:
         error["field"] = field_name

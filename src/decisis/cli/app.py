@@ -14,7 +14,7 @@ from typer.core import TyperGroup
 
 from decisis.cli import adr, copy, demo, ledger, mcp, reads, serve, think, writes
 from decisis.cli.state import State
-from decisis.errors import AmbiguousId, DecisisError
+from decisis.errors import DecisisError
 
 __all__ = ["EXIT_ERROR", "DecisisGroup", "app"]
 
@@ -23,14 +23,11 @@ EXIT_ERROR = 2
 
 def _fail(exc: DecisisError, as_json: bool) -> NoReturn:
     """Report an expected error and exit with ``EXIT_ERROR``."""
-    allowed = getattr(exc, "allowed", None)
-    if isinstance(exc, AmbiguousId):
-        allowed = ", ".join(exc.matches)
     if as_json:
         from decisis.cli.jsonout import emit
         from decisis.forms import error_dict
 
-        emit(error_dict(type(exc).__name__, str(exc), getattr(exc, "field", None), allowed))
+        emit(error_dict(exc))
     else:
         from decisis.cli.render import print_error
 

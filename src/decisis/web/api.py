@@ -3,9 +3,10 @@ answers and corrections, and the decision tools agents use (same schemas as over
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request
+from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -21,7 +22,7 @@ from decisis.forms import (
 from decisis.model import NodeStatus, NodeType
 from decisis.model.validation import check_enum
 from decisis.stores import DEFAULT_MAX_DEPTH
-from decisis.web.app import Site
+from decisis.web.app import Site, site_of
 
 __all__ = ["router"]
 
@@ -32,12 +33,7 @@ Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many 
 Depth = Annotated[int, Query(ge=1, le=DEFAULT_MAX_DEPTH, description="Edges to follow at most.")]
 
 
-def site(request: Request) -> Site:
-    found: Site = request.app.state.site
-    return found
-
-
-SiteDep = Annotated[Site, Depends(site)]
+SiteDep = Annotated[Site, Depends(site_of)]
 
 
 class AskBody(BaseModel):
@@ -150,13 +146,8 @@ def at(
 def ledger(
     site: SiteDep, after: Annotated[int, Query(ge=0)] = 0, limit: Limit = 100
 ) -> list[dict[str, Any]]:
-    events = []
     with site.using() as graph:
-        for event in graph.events(after_seq=after):
-            events.append(event_dict(event))
-            if len(events) >= limit:
-                break
-    return events
+        return [event_dict(e) for e in islice(graph.events(after_seq=after), limit)]
 
 
 @router.get("/verify", summary="Check the hash chain and replay it against the tables")

@@ -18,7 +18,6 @@ from decisis.errors import (
     MissingExtra,
     NotFound,
     StoreError,
-    UnsupportedStore,
 )
 
 try:
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
     from decisis.agent.tools import Toolbox
     from decisis.graph import Graph
 
-__all__ = ["Site", "create_app", "serve", "status_of"]
+__all__ = ["Site", "create_app", "serve", "site_of", "status_of"]
 
 
 @dataclass
@@ -49,9 +48,15 @@ class Site:
             yield self.graph
 
 
+def site_of(request: Request) -> Site:
+    """The ``Site`` of the app serving ``request`` (a route's dependency)."""
+    found: Site = request.app.state.site
+    return found
+
+
 def status_of(exc: DecisisError) -> int:
     """The HTTP status of a decisis error: what was wrong with the request, or the server."""
-    if isinstance(exc, UnsupportedStore | StoreError):
+    if isinstance(exc, StoreError):  # UnsupportedStore included
         return 503
     if isinstance(exc, AmbiguousId | Conflict):
         return 409
@@ -71,10 +76,7 @@ def _error_response(request: Request, exc: DecisisError) -> Response:
     people elsewhere; both name the field and what is allowed."""
     from decisis.forms import error_dict
 
-    allowed = getattr(exc, "allowed", None)
-    if isinstance(exc, AmbiguousId):
-        allowed = ", ".join(exc.matches)
-    body = error_dict(type(exc).__name__, str(exc), getattr(exc, "field", None), allowed)
+    body = error_dict(exc)
     status = status_of(exc)
     if request.url.path.startswith("/api/"):
         return JSONResponse(body, status_code=status)

@@ -5,16 +5,17 @@ the ledger with its verification. Plain HTML forms and links: no script is neede
 from __future__ import annotations
 
 from functools import cache
+from itertools import islice
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Query
 from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from decisis.errors import NotFound
 from decisis.forms import verify_dict
-from decisis.web.app import Site
+from decisis.web.app import Site, site_of
 
 if TYPE_CHECKING:
     from decisis.graph import Graph
@@ -41,12 +42,7 @@ def render(name: str, **context: Any) -> str:
     return _templates().get_template(name).render(**context)
 
 
-def _site(request: Request) -> Site:
-    found: Site = request.app.state.site
-    return found
-
-
-SiteDep = Annotated[Site, Depends(_site)]
+SiteDep = Annotated[Site, Depends(site_of)]
 
 
 def _labels(graph: Graph, edges: list[Edge]) -> dict[str, str]:
@@ -120,8 +116,7 @@ def ask(
     if q.strip():
         with site.using() as graph:
             answer = run(graph, q)
-            keys = [*answer.chain, *(r["key"] for r in answer.replaced)]
-            ids = _record_ids(graph, keys)
+            ids = _record_ids(graph, answer.chain)  # the answer and what it replaced
     return render("ask.html", title="Ask", q=q, answer=answer, ids=ids, corrected=corrected)
 
 
@@ -154,10 +149,6 @@ def learned(site: SiteDep) -> str:
 def audit(site: SiteDep, after: Annotated[int, Query(ge=0)] = 0) -> str:
     with site.using() as graph:
         report = verify_dict(graph.verify())
-        events = []
-        for event in graph.events(after_seq=after):
-            events.append(event)
-            if len(events) >= PAGE_EVENTS:
-                break
+        events = list(islice(graph.events(after_seq=after), PAGE_EVENTS))
     more = events[-1].seq if len(events) == PAGE_EVENTS else None
     return render("audit.html", title="Audit", report=report, events=events, more=more)
