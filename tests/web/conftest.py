@@ -68,8 +68,10 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One Chromium for a module's page tests, closed after them: Playwright's sync API runs
+    an event loop on this thread while it lives, which later asyncio tests must not meet."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
