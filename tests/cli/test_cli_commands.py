@@ -57,6 +57,17 @@ def test_add_supersede_current_round_trip(cli: Cli, story: dict[str, str]) -> No
     assert "never superseded" in cli("current", story["second"]).stdout
 
 
+def test_current_believes_a_rule_s_guess_only_from_believe_up(cli: Cli) -> None:
+    with decisis.open(cli.store) as graph:
+        old, guess = graph.record_decision("Old way"), graph.record_decision("Guessed successor")
+        graph.supersede(old.id, guess.id, state="candidate", confidence=0.3)
+    assert cli.json("current", old.id)["superseded"] is False
+    believed = cli.json("current", old.id, "--believe", "0.25")
+    assert [n["id"] for n in believed["standing"]] == [guess.id]
+    bad = cli.json("current", old.id, "--believe", "1.5", code=2)
+    assert bad["error"]["field"] == "believe" and "1.0" in bad["error"]["allowed"]
+
+
 def test_add_prints_the_node_as_json(cli: Cli) -> None:
     node = cli.json(
         "add", "goal", "Ship v1", "--confidence", "0.5", "--metadata", '{"pr": 42}', "--agent", "a1"

@@ -36,6 +36,10 @@ def test_reads_of_the_graph(site: Site, api: httpx.Client) -> None:
     assert shown["history"][0]["kind"] == "node.added"
     standing = api.get(f"/current/{site.jwt}").json()
     assert standing["superseded"] and [n["id"] for n in standing["standing"]] == [site.sessions]
+    stated = api.get(f"/current/{site.jwt}", params={"believe": 1.0}).json()
+    assert stated["standing"] == standing["standing"]  # a stated replacement counts at any floor
+    error = _error(api.get(f"/current/{site.jwt}", params={"believe": 1.5}), 422)
+    assert error["field"] == "believe" and "1.0" in error["allowed"]
     path = api.get("/path", params={"source": site.goal, "target": site.jwt}).json()
     assert [n["id"] for n in path] == [site.goal, site.jwt]
     assert site.jwt in {r["node"]["id"] for r in api.get(f"/impact/{site.goal}").json()}

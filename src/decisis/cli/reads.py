@@ -10,6 +10,7 @@ import typer
 from decisis.cli.common import DepthOpt, EdgeTypesOpt, IdArg, LimitOpt, short_ids
 from decisis.cli.state import State, get_state
 from decisis.errors import NotFound
+from decisis.graph import BELIEVED
 from decisis.stores import DEFAULT_MAX_DEPTH
 
 if TYPE_CHECKING:
@@ -18,6 +19,14 @@ if TYPE_CHECKING:
     from decisis.stores import Reached
 
 __all__ = ["register"]
+
+BelieveOpt = Annotated[
+    float,
+    typer.Option(
+        "--believe",
+        help="Also follow replacements a rule proposed with at least this confidence (0 to 1).",
+    ),
+]
 
 
 def _print_reached(state: State, title: str, reached: list[Reached]) -> None:
@@ -80,10 +89,13 @@ def _show_edge(state: State, ref: str) -> None:
     print_events("history", history, short)
 
 
-def current(ctx: typer.Context, *, ref: IdArg) -> None:
-    """The decision that stands now in place of a node, and the supersession chain to it."""
+def current(ctx: typer.Context, *, ref: IdArg, believe: BelieveOpt = BELIEVED) -> None:
+    """The decision that stands now in place of a node, and the supersession chain to it.
+
+    Stated and confirmed replacements count, and a rule's proposals from --believe up.
+    """
     state = get_state(ctx)
-    standing = state.graph.current(ref)
+    standing = state.graph.current(ref, believe=believe)
     if state.json:
         from decisis.cli.jsonout import emit
         from decisis.forms import standing_dict

@@ -19,6 +19,7 @@ from decisis.forms import (
     standing_dict,
     verify_dict,
 )
+from decisis.graph import BELIEVED
 from decisis.model import NodeStatus, NodeType
 from decisis.model.validation import check_enum
 from decisis.stores import DEFAULT_MAX_DEPTH
@@ -30,6 +31,10 @@ router = APIRouter(prefix="/api")
 
 MAX_LIMIT = 1000  # rows one request may ask for
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many rows.")]
+Believe = Annotated[
+    float,
+    Query(description="Also follow replacements a rule proposed with this confidence (0 to 1)."),
+]
 Depth = Annotated[int, Query(ge=1, le=DEFAULT_MAX_DEPTH, description="Edges to follow at most.")]
 
 
@@ -94,9 +99,9 @@ def recent(site: SiteDep, limit: Limit = 5) -> list[dict[str, Any]]:
 
 
 @router.get("/current/{ref}", summary="The decision that stands now, and the chains to it")
-def current(site: SiteDep, ref: str) -> dict[str, Any]:
+def current(site: SiteDep, ref: str, believe: Believe = BELIEVED) -> dict[str, Any]:
     with site.using() as graph:
-        return standing_dict(graph.current(ref))
+        return standing_dict(graph.current(ref, believe=believe))
 
 
 @router.get("/why/{ref}", summary="What led to a node (causal and structural ancestors)")
