@@ -17,6 +17,7 @@ from decisis.errors import (
     MissingExtra,
     NotFound,
     StoreError,
+    Unauthorized,
     UnsupportedStore,
 )
 from decisis.graph import GoalTree, Graph, Standing, open
@@ -59,6 +60,7 @@ __all__ = [
     "Standing",
     "Store",
     "StoreError",
+    "Unauthorized",
     "UnsupportedStore",
     "__version__",
     "open",

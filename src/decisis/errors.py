@@ -15,7 +15,8 @@ only know the standard library still catch them sensibly::
     ├── IntegrityError                     the ledger or the tables fail verification
     ├── StoreError                         the backend failed (cannot open, locked, schema too new)
     │   └── UnsupportedStore (ValueError)  a store URL whose scheme no backend handles
-    └── MissingExtra (ImportError)         an optional feature whose extra is not installed
+    ├── MissingExtra (ImportError)         an optional feature whose extra is not installed
+    └── Unauthorized                       a request to a server without the token it asks for
 
 The CLI, the MCP server and the web app each translate this tree into their own
 form in exactly one place.
@@ -36,6 +37,7 @@ __all__ = [
     "MissingExtra",
     "NotFound",
     "StoreError",
+    "Unauthorized",
     "UnsupportedStore",
 ]
 
@@ -120,3 +122,12 @@ class MissingExtra(DecisisError, ImportError):
         self.feature = feature
         self.extra = extra
         super().__init__(f"{feature} needs the {extra!r} extra: pip install 'decisis[{extra}]'")
+
+
+class Unauthorized(DecisisError):
+    """A request to a server (``decisis serve --token``) that did not carry its token;
+    ``allowed`` says how to carry it."""
+
+    def __init__(self, message: str, allowed: str):
+        self.allowed = allowed
+        super().__init__(message)

@@ -28,6 +28,7 @@ class Site:
     jwt: str  # superseded by sessions
     sessions: str
     hostile: str  # a decision whose label and metadata are markup
+    token: str | None = None  # every request must carry it, when set
 
 
 def tamper(db: Path) -> None:
@@ -50,12 +51,26 @@ def _build(db: Path, folder: Path) -> dict[str, str]:
     return {"goal": goal.id, "jwt": jwt.id, "sessions": sessions.id, "hostile": hostile.id}
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Site]:
+TOKEN = "correct-horse-battery-staple"
+
+
+def _serve(tmp_path: Path, token: str | None) -> Iterator[Site]:
     db = tmp_path / "web.db"
     ids = _build(db, tmp_path / "adrs")
-    with running(["--store", f"sqlite:///{db}", "serve"], tmp_path / "server.log") as port:
-        yield Site(f"http://127.0.0.1:{port}", db, **ids)
+    args = ["--store", f"sqlite:///{db}", "serve"] + (["--token", token] if token else [])
+    with running(args, tmp_path / "server.log") as port:
+        yield Site(f"http://127.0.0.1:{port}", db, **ids, token=token)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    yield from _serve(tmp_path, None)
+
+
+@pytest.fixture
+def guarded(tmp_path: Path) -> Iterator[Site]:
+    """The same site, served with a token."""
+    yield from _serve(tmp_path, TOKEN)
 
 
 def chromium_path() -> str:

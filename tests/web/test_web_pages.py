@@ -78,3 +78,17 @@ def test_a_missing_node_gets_an_error_page(site: Site, page: Any) -> None:
     response = page.goto(site.url + "/nodes/01ZZZZZZZZZZ")
     assert response.status == 404
     assert "01ZZZZZZZZZZ" in page.inner_text("#error")
+
+
+def test_a_guarded_server_signs_people_in_and_back_to_their_page(guarded: Site, page: Any) -> None:
+    page.goto(guarded.url + "/ask?q=Jenkins")
+    assert "/login?next=" in page.url
+    page.fill("input[name=token]", "a wrong guess, long enough")
+    page.click("button:has-text('Sign in')")
+    assert "not this server's token" in page.inner_text("#error")
+    page.fill("input[name=token]", guarded.token or "")
+    page.click("button:has-text('Sign in')")
+    page.wait_for_url("**/ask?q=Jenkins")
+    assert "team:" in page.inner_text("#answer")
+    page.click("nav >> text=Audit")
+    assert page.url.endswith("/audit")

@@ -17,17 +17,32 @@ def serve(
         str, typer.Option("--host", help="Address to bind (local only by default).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            envvar="DECISIS_TOKEN",
+            show_envvar=True,
+            help="A secret every request must carry (Authorization: Bearer, or sign in at "
+            "/login). Needed to bind an address other machines can reach.",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web pages and the JSON API (OpenAPI at /docs) until stopped.
 
     Needs the web extra: pip install 'decisis[web]'.
     """
     from decisis.web import serve as run
+    from decisis.web.access import check_bind, check_token
 
+    if token is not None:
+        token = check_token(token)
+    check_bind(host, token)  # before the store is opened: nothing to undo
     state = get_state(ctx)
     graph = state.graph
-    typer.echo(f"decisis: serving {state.store_url()} at http://{host}:{port}/", err=True)
-    run(graph, host=host, port=port, log_level="warning")
+    guarded = " (token required)" if token else ""
+    typer.echo(f"decisis: serving {state.store_url()} at http://{host}:{port}/{guarded}", err=True)
+    run(graph, host=host, port=port, token=token, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

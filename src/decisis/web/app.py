@@ -18,6 +18,7 @@ from decisis.errors import (
     MissingExtra,
     NotFound,
     StoreError,
+    Unauthorized,
 )
 
 try:
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from decisis.agent.tools import Toolbox
     from decisis.graph import Graph
 
-__all__ = ["Site", "create_app", "serve", "site_of", "status_of"]
+__all__ = ["Site", "create_app", "error_response", "serve", "site_of", "status_of"]
 
 
 @dataclass
@@ -68,10 +69,12 @@ def status_of(exc: DecisisError) -> int:
         return 500
     if isinstance(exc, MissingExtra):
         return 501
+    if isinstance(exc, Unauthorized):
+        return 401
     return 400
 
 
-def _error_response(request: Request, exc: DecisisError) -> Response:
+def error_response(request: Request, exc: DecisisError) -> Response:
     """The one translation: JSON in the forms of ``decisis.forms`` for the API, a page for
     people elsewhere; both name the field and what is allowed."""
     from decisis.forms import error_dict
@@ -86,11 +89,13 @@ def _error_response(request: Request, exc: DecisisError) -> Response:
     return HTMLResponse(html, status_code=status)
 
 
-def create_app(graph: Graph, *, title: str = "decisis") -> FastAPI:
-    """The web app over ``graph`` (which the caller opens and closes)."""
+def create_app(graph: Graph, *, title: str = "decisis", token: str | None = None) -> FastAPI:
+    """The web app over ``graph`` (which the caller opens and closes); with ``token``, every
+    request must carry it (``decisis.web.access``)."""
     from decisis import __version__
     from decisis.agent.tools import Toolbox
     from decisis.web import api, pages
+    from decisis.web.access import TokenGate
 
     app = FastAPI(
         title=title,
@@ -98,10 +103,14 @@ def create_app(graph: Graph, *, title: str = "decisis") -> FastAPI:
         description="Decision memory: browse the graph, ask what stands, audit the ledger.",
     )
     app.state.site = Site(graph, Toolbox(graph))
+    app.state.gate = None
+    if token is not None:
+        app.state.gate = gate = TokenGate(token)
+        app.middleware("http")(gate)
 
     async def on_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, DecisisError)
-        return _error_response(request, exc)
+        return error_response(request, exc)
 
     app.add_exception_handler(DecisisError, on_error)
     app.include_router(api.router)
@@ -109,8 +118,19 @@ def create_app(graph: Graph, *, title: str = "decisis") -> FastAPI:
     return app
 
 
-def serve(graph: Graph, *, host: str = "127.0.0.1", port: int = 8080, **uvicorn: Any) -> None:
-    """Serve the app over ``graph`` until stopped (Ctrl-C)."""
+def serve(
+    graph: Graph,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    token: str | None = None,
+    **uvicorn: Any,
+) -> None:
+    """Serve the app over ``graph`` until stopped (Ctrl-C): without ``token``, on a loopback
+    address only."""
     import uvicorn as server
 
-    server.run(create_app(graph), host=host, port=port, **uvicorn)
+    from decisis.web.access import check_bind
+
+    check_bind(host, token)
+    server.run(create_app(graph, token=token), host=host, port=port, **uvicorn)

@@ -9,12 +9,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Form, Query
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from decisis.errors import NotFound
 from decisis.forms import verify_dict
+from decisis.web.access import safe_next
 from decisis.web.app import Site, site_of
 
 if TYPE_CHECKING:
@@ -102,6 +103,29 @@ def _record_ids(graph: Graph, keys: list[str]) -> dict[str, str]:
 
     records = view_of(graph).records
     return {key: records[key].id for key in keys if key in records}
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login(request: Request, next: str = "/") -> Response:
+    """The sign-in form of a server started with a token; elsewhere, nothing to do."""
+    if request.app.state.gate is None:
+        return RedirectResponse(safe_next(next), status_code=303)
+    return HTMLResponse(render("login.html", title="Sign in", next=safe_next(next), wrong=False))
+
+
+@router.post("/login", response_class=HTMLResponse)
+def sign_in(
+    request: Request, token: Annotated[str, Form()] = "", next: Annotated[str, Form()] = "/"
+) -> Response:
+    gate = request.app.state.gate
+    if gate is None:
+        return RedirectResponse(safe_next(next), status_code=303)
+    if not gate.signs_in(token):
+        page = render("login.html", title="Sign in", next=safe_next(next), wrong=True)
+        return HTMLResponse(page, status_code=401)
+    response = RedirectResponse(safe_next(next), status_code=303)
+    gate.set_cookie(response)
+    return response
 
 
 @router.get("/ask", response_class=HTMLResponse)

@@ -1,0 +1,118 @@
+"""Who may use the web front door: anyone on this machine, or whoever carries the token.
+
+Without a token the server only binds a loopback address (``check_bind``): whoever reaches
+the port could read every decision and write new ones. With a token (``decisis serve
+--token``, or ``DECISIS_TOKEN``), every request must carry it: scripts send
+``Authorization: Bearer <token>``; people sign in once at ``/login``, which sets a cookie
+holding a value derived from the token (not the token itself), sent only to this site
+(``SameSite=Strict``, so another site's form cannot post with it) and hidden from scripts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlencode
+
+from fastapi import Request
+from fastapi.responses import RedirectResponse, Response
+
+from decisis.errors import InvalidInput, Unauthorized
+
+__all__ = [
+    "COOKIE",
+    "LOGIN_PATH",
+    "MIN_TOKEN_CHARS",
+    "TokenGate",
+    "check_bind",
+    "check_token",
+    "safe_next",
+]
+
+COOKIE = "decisis_session"
+LOGIN_PATH = "/login"
+MIN_TOKEN_CHARS = 16
+_LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain"})
+_HOW = "an Authorization: Bearer <token> header, or sign in at /login"
+
+
+def check_token(token: object) -> str:
+    """``token`` if it can guard a server: text of at least ``MIN_TOKEN_CHARS`` characters."""
+    if not isinstance(token, str) or len(token.strip()) < MIN_TOKEN_CHARS:
+        size = f"{len(token)} characters" if isinstance(token, str) else type(token).__name__
+        raise InvalidInput(
+            "token",
+            f"is too short to guard a server ({size})",
+            f"at least {MIN_TOKEN_CHARS} characters, for example from "
+            "python -c 'import secrets; print(secrets.token_urlsafe())'",
+        )
+    return token.strip()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this machine only."""
+    if host.lower() in _LOCAL_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name other than localhost: it may resolve to anything
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve other machines without a token."""
+    if token is None and not is_loopback(host):
+        raise InvalidInput(
+            "host",
+            f"{host} can be reached from other machines, and no token is set",
+            "a loopback address (127.0.0.1, ::1, localhost), or --token (DECISIS_TOKEN) "
+            "so that every request must carry it",
+        )
+
+
+def safe_next(path: str | None) -> str:
+    """Where to go after signing in: a path on this site, never another site."""
+    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return path
+
+
+class TokenGate:
+    """The check every request passes before a route sees it (an HTTP middleware)."""
+
+    def __init__(self, token: str):
+        self._token = check_token(token).encode()
+        self.session = hmac.new(self._token, b"decisis web session", hashlib.sha256).hexdigest()
+
+    def accepts(self, request: Request) -> bool:
+        """Whether ``request`` carries the token, or the cookie of a signed-in person."""
+        scheme, _, given = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self._token):
+            return True
+        cookie = request.cookies.get(COOKIE, "")
+        return hmac.compare_digest(cookie.encode(), self.session.encode())
+
+    def signs_in(self, token: str) -> bool:
+        """Whether ``token``, typed at ``/login``, is the server's."""
+        return hmac.compare_digest(token.strip().encode(), self._token)
+
+    def set_cookie(self, response: Response) -> None:
+        response.set_cookie(COOKIE, self.session, httponly=True, samesite="strict", path="/")
+
+    async def __call__(
+        self, request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        if request.url.path == LOGIN_PATH or self.accepts(request):
+            return await call_next(request)
+        if request.url.path.startswith("/api/") or request.method != "GET":
+            from decisis.web.app import error_response
+
+            refused = Unauthorized("this server needs its token", _HOW)
+            response = error_response(request, refused)
+            response.headers["WWW-Authenticate"] = "Bearer"
+            return response
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        query = urlencode({"next": target})
+        return RedirectResponse(f"{LOGIN_PATH}?{query}", status_code=303)
