@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from decisis.cli.app import app
-from decisis.web.access import COOKIE, check_bind, is_loopback, safe_next
+from decisis.web.access import COOKIE, check_bind, safe_next
 from tests.cli.cli_support import ENV
 from tests.web.conftest import Site
 
@@ -71,24 +71,6 @@ def test_serving_other_machines_needs_a_token() -> None:
     short = runner.invoke(app, ["--store", "memory://", "serve", "--token", "abc"], env=ENV)
     assert short.exit_code == 2 and "token: is too short" in short.stderr
     check_bind("0.0.0.0", "a-token-long-enough-to-count")  # with a token, it may
-
-
-@pytest.mark.parametrize(
-    ("host", "local"),
-    [
-        ("127.0.0.1", True),
-        ("127.8.0.1", True),
-        ("::1", True),
-        ("[::1]", True),
-        ("localhost", True),
-        ("0.0.0.0", False),
-        ("::", False),
-        ("192.168.1.4", False),
-        ("decisis.example", False),
-    ],
-)
-def test_loopback_addresses(host: str, local: bool) -> None:
-    assert is_loopback(host) is local
 
 
 @pytest.mark.parametrize(

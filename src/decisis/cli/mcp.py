@@ -35,8 +35,11 @@ def mcp(
     Add it to Claude Code with: claude mcp add decisis -- decisis mcp
     """
     from decisis.agent.config import AgentConfig, AgentMemory
-    from decisis.mcp_server.server import run
+    from decisis.binding import check_local
+    from decisis.mcp_server.server import LOCAL_ONLY, run
 
+    if http:
+        check_local(host, LOCAL_ONLY)  # before the store is opened: nothing to undo
     state = get_state(ctx)
     try:
         url = state.store_url()

@@ -15,6 +15,7 @@ from typing import Any
 
 from decisis.agent.config import AgentMemory
 from decisis.agent.tools import ToolResult
+from decisis.binding import check_local
 from decisis.errors import MissingExtra
 
 try:
@@ -77,10 +78,16 @@ def build_server(memory: AgentMemory) -> DecisisMCP:
     return DecisisMCP(memory)
 
 
+LOCAL_ONLY = "to serve other machines, put a proxy that checks who is calling in front of it"
+
+
 def run(
     memory: AgentMemory, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000
 ) -> None:
-    """Serve until stopped: stdio by default, else streamable HTTP at ``http://host:port/mcp``."""
+    """Serve until stopped: stdio by default, else streamable HTTP at ``http://host:port/mcp``,
+    on a loopback address only (``decisis.binding``: nothing here checks who is calling)."""
+    if http:
+        check_local(host, LOCAL_ONLY)
     server = build_server(memory)
     if http:
         server.run("streamable-http", host=host, port=port)

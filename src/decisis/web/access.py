@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlencode
 
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
+from decisis.binding import check_local
 from decisis.errors import InvalidInput, Unauthorized
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
 COOKIE = "decisis_session"
 LOGIN_PATH = "/login"
 MIN_TOKEN_CHARS = 16
-_LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain"})
 _HOW = "an Authorization: Bearer <token> header, or sign in at /login"
 
 
@@ -51,25 +50,10 @@ def check_token(token: object) -> str:
     return token.strip()
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is reachable from this machine only."""
-    if host.lower() in _LOCAL_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:  # a name other than localhost: it may resolve to anything
-        return False
-
-
 def check_bind(host: str, token: str | None) -> None:
     """Refuse to serve other machines without a token."""
-    if token is None and not is_loopback(host):
-        raise InvalidInput(
-            "host",
-            f"{host} can be reached from other machines, and no token is set",
-            "a loopback address (127.0.0.1, ::1, localhost), or --token (DECISIS_TOKEN) "
-            "so that every request must carry it",
-        )
+    if token is None:
+        check_local(host, "or --token (DECISIS_TOKEN), which every request must then carry")
 
 
 def safe_next(path: str | None) -> str:
