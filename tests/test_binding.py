@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from decisis import InvalidInput
-from decisis.binding import check_local, is_loopback
+from decisis.binding import bearer_matches, check_bind, check_local, check_token, is_loopback
 from decisis.cli.app import app
 from tests.cli.cli_support import ENV
 
@@ -42,4 +42,30 @@ def test_the_mcp_server_over_http_serves_this_machine_only() -> None:
     refused = CliRunner().invoke(app, args, env=ENV)
     assert refused.exit_code == 2
     assert "host: 0.0.0.0 can be reached from other machines" in refused.stderr
-    assert "proxy" in refused.stderr
+    assert "--token" in refused.stderr
+    short = CliRunner().invoke(app, [*args, "--token", "abc"], env=ENV)
+    assert short.exit_code == 2 and "token: is too short" in short.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "carries"),
+    [
+        ("Bearer a-token-of-sixteen+", True),
+        ("bearer a-token-of-sixteen+", True),
+        ("Bearer  a-token-of-sixteen+ ", True),
+        ("Bearer a-token-of-sixteen", False),
+        ("Basic a-token-of-sixteen+", False),
+        ("a-token-of-sixteen+", False),
+        ("", False),
+    ],
+)
+def test_bearer_matches_only_the_token(header: str, carries: bool) -> None:
+    assert bearer_matches(header, "a-token-of-sixteen+") is carries
+
+
+def test_a_token_lets_a_server_bind_any_address() -> None:
+    check_bind("0.0.0.0", "a-token-of-sixteen+")
+    with pytest.raises(InvalidInput, match="--token"):
+        check_bind("0.0.0.0", None)
+    with pytest.raises(InvalidInput, match="at least 16"):
+        check_token("short")

@@ -1,16 +1,39 @@
-"""Which addresses a server of decisis may bind: a front door without a way to tell who is
-calling (the MCP server over HTTP, the web app without a token) serves this machine only,
-since whoever reached the port could read every decision and record new ones."""
+"""Who may reach a server of decisis (the web app, the MCP server over HTTP).
+
+Without a token a server serves this machine only (``check_bind``): whoever reached the
+port could read every decision and record new ones. With a token (``--token``, or
+``DECISIS_TOKEN``) it may bind any address, and every request must carry the token as
+``Authorization: Bearer <token>`` (``bearer_matches``; ``BearerOnly`` guards any ASGI app
+that way, answering 401 in the usual error form and passing nothing on).
+"""
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
-from decisis.errors import InvalidInput
+from decisis.errors import InvalidInput, Unauthorized
 
-__all__ = ["check_local", "is_loopback"]
+__all__ = [
+    "MIN_TOKEN_CHARS",
+    "BearerOnly",
+    "bearer_matches",
+    "check_bind",
+    "check_local",
+    "check_token",
+    "is_loopback",
+]
 
+MIN_TOKEN_CHARS = 16
 _LOCAL_NAMES = frozenset({"localhost", "localhost.localdomain"})
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def is_loopback(host: str) -> bool:
@@ -31,3 +54,65 @@ def check_local(host: str, instead: str) -> None:
             f"{host} can be reached from other machines, and nothing checks who is calling",
             f"a loopback address (127.0.0.1, ::1, localhost); {instead}",
         )
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve other machines without a token."""
+    if token is None:
+        check_local(host, "or --token (DECISIS_TOKEN), which every request must then carry")
+
+
+def check_token(token: object) -> str:
+    """``token`` if it can guard a server: text of at least ``MIN_TOKEN_CHARS`` characters."""
+    if not isinstance(token, str) or len(token.strip()) < MIN_TOKEN_CHARS:
+        size = f"{len(token)} characters" if isinstance(token, str) else type(token).__name__
+        raise InvalidInput(
+            "token",
+            f"is too short to guard a server ({size})",
+            f"at least {MIN_TOKEN_CHARS} characters, for example from "
+            "python -c 'import secrets; print(secrets.token_urlsafe())'",
+        )
+    return token.strip()
+
+
+def bearer_matches(authorization: str, token: str) -> bool:
+    """Whether an ``Authorization`` header value carries ``token`` (compared in constant time)."""
+    scheme, _, given = authorization.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), token.encode()
+    )
+
+
+class BearerOnly:
+    """An ASGI app that passes on only the HTTP requests carrying the token."""
+
+    def __init__(self, app: ASGIApp, token: str, how: str = "an Authorization: Bearer header"):
+        self.app = app
+        self.token = check_token(token)
+        self.how = how
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # lifespan: the app's own start and stop
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        authorization = headers.get(b"authorization", b"").decode("latin-1")
+        if bearer_matches(authorization, self.token):
+            await self.app(scope, receive, send)
+            return
+        from decisis.forms import error_dict
+
+        body = json.dumps(error_dict(Unauthorized("this server needs its token", self.how)))
+        raw = body.encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(raw)).encode()),
+                    (b"www-authenticate", b"Bearer"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": raw})

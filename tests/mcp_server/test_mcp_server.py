@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import CallToolResult, TextContent, TextResourceContents
 
 import decisis
@@ -53,9 +55,24 @@ async def stdio_session(store: str, log: Path) -> AsyncIterator[Session]:
             yield session
 
 
+TOKEN = "a-token-for-the-mcp-test"
+
+
+@pytest.fixture
+def guarded_server(store: str, tmp_path: Path) -> Iterator[str]:
+    args = ["--store", store, "mcp", "--http", "--token", TOKEN]
+    with running(args, tmp_path / "server.log") as port:
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
 @asynccontextmanager
-async def http_session(url: str) -> AsyncIterator[Session]:
-    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
+async def http_session(url: str, token: str | None = None) -> AsyncIterator[Session]:
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    async with (
+        create_mcp_http_client(headers=headers) as client,
+        streamable_http_client(url, http_client=client) as (read, write),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         yield session
 
@@ -132,6 +149,25 @@ def test_stdio_transport(store: str, tmp_path: Path) -> None:
 def test_streamable_http_transport(http_server: str) -> None:
     async def main() -> None:
         async with http_session(http_server) as session:
+            await exercise(session)
+
+    anyio.run(main)
+
+
+def test_a_token_guards_the_http_transport(guarded_server: str, store: str) -> None:
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    for headers in ({}, {"Authorization": "Bearer not-the-token-at-all"}):
+        refused = httpx.post(guarded_server, json=hello, headers=headers)
+        assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+        assert refused.json()["error"]["type"] == "Unauthorized"
+    call = {"name": "add_goal", "arguments": {"label": "Sneaked in"}}
+    add = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+    assert httpx.post(guarded_server, json=add).status_code == 401
+    with decisis.open(store) as graph:
+        assert not graph.active_goals()  # the refused call changed nothing
+
+    async def main() -> None:
+        async with http_session(guarded_server, TOKEN) as session:
             await exercise(session)
 
     anyio.run(main)

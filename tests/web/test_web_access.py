@@ -7,8 +7,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from decisis.binding import check_bind
 from decisis.cli.app import app
-from decisis.web.access import COOKIE, check_bind, safe_next
+from decisis.web.access import COOKIE, safe_next
 from tests.cli.cli_support import ENV
 from tests.web.conftest import Site
 

@@ -19,6 +19,7 @@ __all__ = [
     "EdgeTypesOpt",
     "IdArg",
     "LimitOpt",
+    "TokenOpt",
     "choices",
     "parse_json_object",
     "short_ids",
@@ -37,6 +38,16 @@ STATUSES = choices(NodeStatus)
 IdArg = Annotated[str, typer.Argument(metavar="ID", help="Node id, or any unique prefix of one.")]
 LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="How many to show, at most.")]
 DepthOpt = Annotated[int, typer.Option("--depth", help="How many hops to walk, at most.")]
+TokenOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar="DECISIS_TOKEN",
+        show_envvar=True,
+        help="A secret every HTTP request must carry (Authorization: Bearer). Needed to bind "
+        "an address other machines can reach.",
+    ),
+]
 EdgeTypesOpt = Annotated[
     list[str] | None,
     typer.Option(

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from decisis.cli.common import TokenOpt
 from decisis.cli.state import get_state
 from decisis.errors import StoreError
 
@@ -29,17 +30,20 @@ def mcp(
     agent: Annotated[
         str | None, typer.Option("--agent", help="Name recorded as the author of writes.")
     ] = None,
+    token: TokenOpt = None,
 ) -> None:
     """Run an MCP server with the decision tools and the context summary.
 
     Add it to Claude Code with: claude mcp add decisis -- decisis mcp
     """
     from decisis.agent.config import AgentConfig, AgentMemory
-    from decisis.binding import check_local
-    from decisis.mcp_server.server import LOCAL_ONLY, run
+    from decisis.binding import check_bind, check_token
+    from decisis.mcp_server.server import run
 
-    if http:
-        check_local(host, LOCAL_ONLY)  # before the store is opened: nothing to undo
+    if http:  # before the store is opened: nothing to undo
+        if token is not None:
+            token = check_token(token)
+        check_bind(host, token)
     state = get_state(ctx)
     try:
         url = state.store_url()
@@ -54,7 +58,7 @@ def mcp(
                 f"warning: decisis tools are disabled: {memory.tools.disabled_reason}", err=True
             )
     try:
-        run(memory, http=http, host=host, port=port)
+        run(memory, http=http, host=host, port=port, token=token)
     finally:
         memory.close()
 

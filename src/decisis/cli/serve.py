@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from decisis.cli.common import TokenOpt
 from decisis.cli.state import get_state
 
 __all__ = ["register", "serve"]
@@ -17,23 +18,14 @@ def serve(
         str, typer.Option("--host", help="Address to bind (local only by default).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            "--token",
-            envvar="DECISIS_TOKEN",
-            show_envvar=True,
-            help="A secret every request must carry (Authorization: Bearer, or sign in at "
-            "/login). Needed to bind an address other machines can reach.",
-        ),
-    ] = None,
+    token: TokenOpt = None,
 ) -> None:
     """Serve the web pages and the JSON API (OpenAPI at /docs) until stopped.
 
     Needs the web extra: pip install 'decisis[web]'.
     """
+    from decisis.binding import check_bind, check_token
     from decisis.web import serve as run
-    from decisis.web.access import check_bind, check_token
 
     if token is not None:
         token = check_token(token)

@@ -1,4 +1,5 @@
-"""The MCP server: the decision tools and the context summary over stdio or streamable HTTP.
+"""The MCP server: the decision tools and the context summary over stdio or streamable HTTP
+(which serves this machine only, unless a token guards it: ``decisis.binding``).
 
 Built on the official SDK's ``MCPServer``. Tools are listed from the same specs the
 OpenAI and Anthropic adapters use (one schema source, pydantic), and every call goes
@@ -15,7 +16,7 @@ from typing import Any
 
 from decisis.agent.config import AgentMemory
 from decisis.agent.tools import ToolResult
-from decisis.binding import check_local
+from decisis.binding import BearerOnly, check_bind, check_token
 from decisis.errors import MissingExtra
 
 try:
@@ -25,7 +26,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtra("the MCP server", "mcp") from exc
 
-__all__ = ["CONTEXT_URI", "DecisisMCP", "build_server", "run"]
+__all__ = ["CONTEXT_URI", "DecisisMCP", "build_server", "http_app", "run"]
 
 CONTEXT_URI = "decisis://context"
 INSTRUCTIONS = (
@@ -78,18 +79,31 @@ def build_server(memory: AgentMemory) -> DecisisMCP:
     return DecisisMCP(memory)
 
 
-LOCAL_ONLY = "to serve other machines, put a proxy that checks who is calling in front of it"
+def http_app(server: DecisisMCP, *, host: str = "127.0.0.1", token: str | None = None) -> Any:
+    """The streamable-HTTP ASGI app of ``server`` (at ``/mcp``); with ``token``, only requests
+    that carry it as ``Authorization: Bearer`` reach it (``decisis.binding.BearerOnly``)."""
+    app = server.streamable_http_app(host=host)
+    return app if token is None else BearerOnly(app, token)
 
 
 def run(
-    memory: AgentMemory, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000
+    memory: AgentMemory,
+    *,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    token: str | None = None,
 ) -> None:
     """Serve until stopped: stdio by default, else streamable HTTP at ``http://host:port/mcp``,
-    on a loopback address only (``decisis.binding``: nothing here checks who is calling)."""
-    if http:
-        check_local(host, LOCAL_ONLY)
+    on a loopback address only unless ``token`` is given, which every request must then carry."""
+    if not http:
+        build_server(memory).run("stdio")
+        return
+    if token is not None:
+        token = check_token(token)
+    check_bind(host, token)
+    import uvicorn
+
     server = build_server(memory)
-    if http:
-        server.run("streamable-http", host=host, port=port)
-    else:
-        server.run("stdio")
+    level = server.settings.log_level.lower()
+    uvicorn.run(http_app(server, host=host, token=token), host=host, port=port, log_level=level)

@@ -1,7 +1,7 @@
 """Who may use the web front door: anyone on this machine, or whoever carries the token.
 
-Without a token the server only binds a loopback address (``check_bind``): whoever reaches
-the port could read every decision and write new ones. With a token (``decisis serve
+Without a token the server only binds a loopback address (``decisis.binding``): whoever
+reaches the port could read every decision and write new ones. With a token (``decisis serve
 --token``, or ``DECISIS_TOKEN``), every request must carry it: scripts send
 ``Authorization: Bearer <token>``; people sign in once at ``/login``, which sets a cookie
 holding a value derived from the token (not the token itself), sent only to this site
@@ -18,42 +18,14 @@ from urllib.parse import urlencode
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from decisis.binding import check_local
-from decisis.errors import InvalidInput, Unauthorized
+from decisis.binding import bearer_matches, check_token
+from decisis.errors import Unauthorized
 
-__all__ = [
-    "COOKIE",
-    "LOGIN_PATH",
-    "MIN_TOKEN_CHARS",
-    "TokenGate",
-    "check_bind",
-    "check_token",
-    "safe_next",
-]
+__all__ = ["COOKIE", "LOGIN_PATH", "TokenGate", "safe_next"]
 
 COOKIE = "decisis_session"
 LOGIN_PATH = "/login"
-MIN_TOKEN_CHARS = 16
 _HOW = "an Authorization: Bearer <token> header, or sign in at /login"
-
-
-def check_token(token: object) -> str:
-    """``token`` if it can guard a server: text of at least ``MIN_TOKEN_CHARS`` characters."""
-    if not isinstance(token, str) or len(token.strip()) < MIN_TOKEN_CHARS:
-        size = f"{len(token)} characters" if isinstance(token, str) else type(token).__name__
-        raise InvalidInput(
-            "token",
-            f"is too short to guard a server ({size})",
-            f"at least {MIN_TOKEN_CHARS} characters, for example from "
-            "python -c 'import secrets; print(secrets.token_urlsafe())'",
-        )
-    return token.strip()
-
-
-def check_bind(host: str, token: str | None) -> None:
-    """Refuse to serve other machines without a token."""
-    if token is None:
-        check_local(host, "or --token (DECISIS_TOKEN), which every request must then carry")
 
 
 def safe_next(path: str | None) -> str:
@@ -67,20 +39,20 @@ class TokenGate:
     """The check every request passes before a route sees it (an HTTP middleware)."""
 
     def __init__(self, token: str):
-        self._token = check_token(token).encode()
-        self.session = hmac.new(self._token, b"decisis web session", hashlib.sha256).hexdigest()
+        self._token = check_token(token)
+        key = self._token.encode()
+        self.session = hmac.new(key, b"decisis web session", hashlib.sha256).hexdigest()
 
     def accepts(self, request: Request) -> bool:
         """Whether ``request`` carries the token, or the cookie of a signed-in person."""
-        scheme, _, given = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self._token):
+        if bearer_matches(request.headers.get("authorization", ""), self._token):
             return True
         cookie = request.cookies.get(COOKIE, "")
         return hmac.compare_digest(cookie.encode(), self.session.encode())
 
     def signs_in(self, token: str) -> bool:
         """Whether ``token``, typed at ``/login``, is the server's."""
-        return hmac.compare_digest(token.strip().encode(), self._token)
+        return hmac.compare_digest(token.strip().encode(), self._token.encode())
 
     def set_cookie(self, response: Response) -> None:
         response.set_cookie(COOKIE, self.session, httponly=True, samesite="strict", path="/")

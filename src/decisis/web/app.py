@@ -130,7 +130,7 @@ def serve(
     address only."""
     import uvicorn as server
 
-    from decisis.web.access import check_bind
+    from decisis.binding import check_bind
 
     check_bind(host, token)
     server.run(create_app(graph, token=token), host=host, port=port, **uvicorn)
