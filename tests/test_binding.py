@@ -64,7 +64,8 @@ def test_bearer_matches_only_the_token(header: str, carries: bool) -> None:
 
 
 def test_a_token_lets_a_server_bind_any_address() -> None:
-    check_bind("0.0.0.0", "a-token-of-sixteen+")
+    assert check_bind("0.0.0.0", " a-token-of-sixteen+ ") == "a-token-of-sixteen+"
+    assert check_bind("127.0.0.1", None) is None
     with pytest.raises(InvalidInput, match="--token"):
         check_bind("0.0.0.0", None)
     with pytest.raises(InvalidInput, match="at least 16"):

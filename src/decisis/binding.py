@@ -56,10 +56,13 @@ def check_local(host: str, instead: str) -> None:
         )
 
 
-def check_bind(host: str, token: str | None) -> None:
-    """Refuse to serve other machines without a token."""
-    if token is None:
-        check_local(host, "or --token (DECISIS_TOKEN), which every request must then carry")
+def check_bind(host: str, token: str | None) -> str | None:
+    """The token a server on ``host`` is to require (checked), or ``None`` for a server of
+    this machine; refuses to serve other machines without one."""
+    if token is not None:
+        return check_token(token)
+    check_local(host, "or --token (DECISIS_TOKEN), which every request must then carry")
+    return None
 
 
 def check_token(token: object) -> str:

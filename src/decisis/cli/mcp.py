@@ -37,13 +37,11 @@ def mcp(
     Add it to Claude Code with: claude mcp add decisis -- decisis mcp
     """
     from decisis.agent.config import AgentConfig, AgentMemory
-    from decisis.binding import check_bind, check_token
+    from decisis.binding import check_bind
     from decisis.mcp_server.server import run
 
     if http:  # before the store is opened: nothing to undo
-        if token is not None:
-            token = check_token(token)
-        check_bind(host, token)
+        token = check_bind(host, token)
     state = get_state(ctx)
     try:
         url = state.store_url()

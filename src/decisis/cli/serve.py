@@ -24,12 +24,10 @@ def serve(
 
     Needs the web extra: pip install 'decisis[web]'.
     """
-    from decisis.binding import check_bind, check_token
+    from decisis.binding import check_bind
     from decisis.web import serve as run
 
-    if token is not None:
-        token = check_token(token)
-    check_bind(host, token)  # before the store is opened: nothing to undo
+    token = check_bind(host, token)  # before the store is opened: nothing to undo
     state = get_state(ctx)
     graph = state.graph
     guarded = " (token required)" if token else ""

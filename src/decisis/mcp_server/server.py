@@ -16,7 +16,7 @@ from typing import Any
 
 from decisis.agent.config import AgentMemory
 from decisis.agent.tools import ToolResult
-from decisis.binding import BearerOnly, check_bind, check_token
+from decisis.binding import BearerOnly, check_bind
 from decisis.errors import MissingExtra
 
 try:
@@ -99,9 +99,7 @@ def run(
     if not http:
         build_server(memory).run("stdio")
         return
-    if token is not None:
-        token = check_token(token)
-    check_bind(host, token)
+    token = check_bind(host, token)
     import uvicorn
 
     server = build_server(memory)

@@ -132,5 +132,5 @@ def serve(
 
     from decisis.binding import check_bind
 
-    check_bind(host, token)
+    token = check_bind(host, token)
     server.run(create_app(graph, token=token), host=host, port=port, **uvicorn)
