@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from decisis.errors import InvalidInput
 from decisis.model.enums import EdgeType, LinkState, NodeStatus, NodeType
@@ -67,9 +67,49 @@ def _check_window(valid_from: datetime, valid_until: datetime | None) -> None:
         )
 
 
+class _Record:
+    """What nodes and edges share: a tombstone, validity in time, and the JSON form."""
+
+    __slots__ = ()
+    _KIND: ClassVar[str]  # the name an error gives the record
+    recorded_at: datetime
+    valid_from: datetime
+    valid_until: datetime | None
+    tombstoned_at: datetime | None
+
+    @property
+    def tombstoned(self) -> bool:
+        return self.tombstoned_at is not None
+
+    def valid_at(self, when: datetime) -> bool:
+        """True when the record held in the world at ``when`` and was known by then."""
+        return (
+            self.recorded_at <= when
+            and self.valid_from <= when
+            and (self.valid_until is None or when < self.valid_until)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return _dump(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        unknown = set(data) - known
+        if unknown:
+            raise InvalidInput(cls._KIND, f"unknown fields {sorted(unknown)}", sorted(known))
+        return cls(**_load_times(data))
+
+    def evolve(self, **changes: Any) -> Self:
+        """A copy with ``changes`` applied and validated (times may be given as text)."""
+        return replace(self, **_load_times(changes))  # type: ignore[type-var]
+
+
 @dataclass(frozen=True, slots=True)
-class Node:
+class Node(_Record):
     """A goal, decision, option, action, outcome, observation or revisit."""
+
+    _KIND: ClassVar[str] = "node"
 
     id: str
     type: NodeType
@@ -102,37 +142,12 @@ class Node:
         """When the node entered the graph (the same instant as ``recorded_at``)."""
         return self.recorded_at
 
-    @property
-    def tombstoned(self) -> bool:
-        return self.tombstoned_at is not None
-
-    def valid_at(self, when: datetime) -> bool:
-        """True when the node held in the world at ``when`` and was known by then."""
-        return (
-            self.recorded_at <= when
-            and self.valid_from <= when
-            and (self.valid_until is None or when < self.valid_until)
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return _dump(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise InvalidInput("node", f"unknown fields {sorted(unknown)}", sorted(known))
-        return cls(**_load_times(data))
-
-    def evolve(self, **changes: Any) -> Self:
-        """A copy with ``changes`` applied and validated (times may be given as text)."""
-        return replace(self, **_load_times(changes))
-
 
 @dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(_Record):
     """A typed, directed link ``source -> target`` (a supersedes edge points from new to old)."""
+
+    _KIND: ClassVar[str] = "edge"
 
     id: str
     type: EdgeType
@@ -163,28 +178,3 @@ class Edge:
         if self.source == self.target:
             raise InvalidInput("target", "an edge cannot join a node to itself", "another node")
         _check_window(self.valid_from, self.valid_until)
-
-    @property
-    def tombstoned(self) -> bool:
-        return self.tombstoned_at is not None
-
-    def valid_at(self, when: datetime) -> bool:
-        return (
-            self.recorded_at <= when
-            and self.valid_from <= when
-            and (self.valid_until is None or when < self.valid_until)
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return _dump(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise InvalidInput("edge", f"unknown fields {sorted(unknown)}", sorted(known))
-        return cls(**_load_times(data))
-
-    def evolve(self, **changes: Any) -> Self:
-        return replace(self, **_load_times(changes))
