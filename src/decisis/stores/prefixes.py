@@ -2,7 +2,9 @@
 
 Only the ids just below and just above an id can share the most characters with
 it, so each SQL backend probes those four neighbours (in nodes and in edges) with
-one statement in its own dialect and hands them to ``short_ids`` here.
+one statement in its own dialect and hands them to ``short_ids`` here. The other way
+round, ``resolve_prefix`` finds the one id a prefix names by a range scan each backend
+writes in its dialect.
 """
 
 from __future__ import annotations
@@ -11,13 +13,29 @@ import bisect
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-__all__ = ["common_prefix", "probed_short_ids", "short_ids", "sorted_neighbours"]
+from decisis.errors import AmbiguousId, NotFound
+from decisis.model.ids import is_id_prefix
+
+__all__ = [
+    "MAX_AMBIGUOUS",
+    "common_prefix",
+    "probed_short_ids",
+    "resolve_prefix",
+    "short_ids",
+    "sorted_neighbours",
+]
+
+# An ambiguous prefix lists at most this many matches per table.
+MAX_AMBIGUOUS = 100
+# Ids are lower-case Crockford base32; "~" sorts after every character they use.
+_PAST_ID = "~"
 
 Neighbours = Callable[[str], Iterable[str | None]]
 
 
 class _Runs(Protocol):
-    """A DB-API style connection: ``execute`` returns something with ``fetchone``."""
+    """A DB-API style connection: ``execute`` returns something with ``fetchone`` and
+    ``fetchall``."""
 
     def execute(self, sql: str, params: dict[str, Any], /) -> Any: ...
 
@@ -64,3 +82,19 @@ def probed_short_ids(
         return row or ()
 
     return short_ids(ids, min_length, neighbours)
+
+
+def resolve_prefix(conn: _Runs, range_sql: str, graph: str, prefix: str) -> str:
+    """The one node or edge id starting with ``prefix``; ``range_sql`` is a backend's
+    statement (parameters ``graph``, ``lo``, ``hi`` and ``limit``) listing the ids from
+    ``lo`` up to ``hi`` in nodes and in edges, at most ``limit`` of each."""
+    if not isinstance(prefix, str) or not is_id_prefix(prefix):
+        raise NotFound("node or edge", str(prefix), graph)
+    key = prefix.lower()
+    params = {"graph": graph, "lo": key, "hi": key + _PAST_ID, "limit": MAX_AMBIGUOUS}
+    rows = conn.execute(range_sql, params).fetchall()
+    if not rows:
+        raise NotFound("node or edge", prefix, graph)
+    if len(rows) > 1:
+        raise AmbiguousId("node or edge", prefix, [r[0] for r in rows], graph)
+    return str(rows[0][0])

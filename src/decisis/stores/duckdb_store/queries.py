@@ -13,9 +13,8 @@ from typing import Any
 
 import duckdb
 
-from decisis.errors import AmbiguousId, NotFound
+from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
-from decisis.model.ids import is_id_prefix
 from decisis.stores import prefixes
 from decisis.stores.base import Direction, SearchHit
 from decisis.stores.duckdb_store.rows import (
@@ -35,7 +34,6 @@ from decisis.stores.duckdb_store.rows import (
 __all__ = [
     "BM25_B",
     "BM25_K1",
-    "MAX_AMBIGUOUS",
     "MAX_SEARCH_TERMS",
     "edges",
     "events_page",
@@ -51,12 +49,8 @@ __all__ = [
 
 Conn = duckdb.DuckDBPyConnection
 
-# An ambiguous prefix lists at most this many matches per table.
-MAX_AMBIGUOUS = 100
 BM25_K1 = 1.2
 BM25_B = 0.75
-# Ids are lower-case Crockford base32; "~" sorts after every character they use.
-_PAST_ID = "~"
 
 
 def get_node(conn: Conn, graph: str, node_id: str) -> Node:
@@ -77,27 +71,19 @@ def get_edge(conn: Conn, graph: str, edge_id: str) -> Edge:
     return edge_from_row(row)
 
 
-def resolve_prefix(conn: Conn, graph: str, prefix: str) -> str:
-    """The one node or edge id starting with ``prefix``: a range filter on the ids."""
-    if not isinstance(prefix, str) or not is_id_prefix(prefix):
-        raise NotFound("node or edge", str(prefix), graph)
-    key = prefix.lower()
-    params = {"graph": graph, "lo": key, "hi": key + _PAST_ID, "limit": MAX_AMBIGUOUS}
-    rows = conn.execute(
-        """
+# The ids from ``lo`` up to ``hi`` in nodes and in edges: a range scan on the id indexes.
+_RANGE = """
         (SELECT id FROM nodes WHERE graph = $graph AND id >= $lo AND id < $hi
          ORDER BY id LIMIT $limit)
         UNION ALL
         (SELECT id FROM edges WHERE graph = $graph AND id >= $lo AND id < $hi
          ORDER BY id LIMIT $limit)
-        """,
-        params,
-    ).fetchall()
-    if not rows:
-        raise NotFound("node or edge", prefix, graph)
-    if len(rows) > 1:
-        raise AmbiguousId("node or edge", prefix, [str(r[0]) for r in rows], graph)
-    return str(rows[0][0])
+        """
+
+
+def resolve_prefix(conn: Conn, graph: str, prefix: str) -> str:
+    """The one node or edge id starting with ``prefix`` (``prefixes.resolve_prefix``)."""
+    return prefixes.resolve_prefix(conn, _RANGE, graph, prefix)
 
 
 _NEIGHBOURS = """

@@ -14,9 +14,8 @@ from typing import Any
 
 import psycopg
 
-from decisis.errors import AmbiguousId, NotFound
+from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType
-from decisis.model.ids import is_id_prefix
 from decisis.stores import prefixes
 from decisis.stores.base import Direction, SearchHit
 from decisis.stores.postgres.rows import (
@@ -31,7 +30,6 @@ from decisis.stores.postgres.rows import (
 from decisis.stores.postgres.schema import PAYLOAD_NEW
 
 __all__ = [
-    "MAX_AMBIGUOUS",
     "MAX_SEARCH_TERMS",
     "edges",
     "events_page",
@@ -48,11 +46,7 @@ __all__ = [
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 
-# An ambiguous prefix lists at most this many matches per table.
-MAX_AMBIGUOUS = 100
 MAX_SEARCH_TERMS = 32
-# Ids are lower-case Crockford base32; "~" sorts after every character they use.
-_PAST_ID = "~"
 _TERM = re.compile(r"[^\W_]+")
 
 
@@ -74,27 +68,19 @@ def get_edge(conn: Conn, graph: str, edge_id: str) -> Edge:
     return edge_from_row(row)
 
 
-def resolve_prefix(conn: Conn, graph: str, prefix: str) -> str:
-    """The one node or edge id starting with ``prefix``: a range scan on the primary keys."""
-    if not isinstance(prefix, str) or not is_id_prefix(prefix):
-        raise NotFound("node or edge", str(prefix), graph)
-    key = prefix.lower()
-    params = {"graph": graph, "lo": key, "hi": key + _PAST_ID, "limit": MAX_AMBIGUOUS}
-    rows = conn.execute(
-        """
+# The ids from ``lo`` up to ``hi`` in nodes and in edges: a range scan on the id indexes.
+_RANGE = """
         (SELECT id FROM nodes WHERE graph = %(graph)s AND id >= %(lo)s AND id < %(hi)s
          ORDER BY id LIMIT %(limit)s)
         UNION ALL
         (SELECT id FROM edges WHERE graph = %(graph)s AND id >= %(lo)s AND id < %(hi)s
          ORDER BY id LIMIT %(limit)s)
-        """,
-        params,
-    ).fetchall()
-    if not rows:
-        raise NotFound("node or edge", prefix, graph)
-    if len(rows) > 1:
-        raise AmbiguousId("node or edge", prefix, [r[0] for r in rows], graph)
-    return str(rows[0][0])
+        """
+
+
+def resolve_prefix(conn: Conn, graph: str, prefix: str) -> str:
+    """The one node or edge id starting with ``prefix`` (``prefixes.resolve_prefix``)."""
+    return prefixes.resolve_prefix(conn, _RANGE, graph, prefix)
 
 
 _NEIGHBOURS = """

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from decisis.errors import AmbiguousId, NotFound
+from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
-from decisis.model.ids import is_id_prefix
 from decisis.stores import prefixes
 from decisis.stores.base import Direction, SearchHit
 from decisis.stores.sqlite.rows import (
@@ -33,7 +32,6 @@ from decisis.stores.sqlite.rows import (
 from decisis.stores.sqlite.schema import PAYLOAD_NEW
 
 __all__ = [
-    "MAX_AMBIGUOUS",
     "edges",
     "events_page",
     "fts_query",
@@ -54,8 +52,6 @@ MAX_SEARCH_TERMS = 32
 
 _NODE_COLUMNS = columns("n", NODE_FIELDS)
 _EDGE_COLUMNS = columns("e", EDGE_FIELDS)
-# Ids are lower-case Crockford base32; "~" sorts after every character they use.
-_PAST_ID = "~"
 _TERM = re.compile(r"[^\W_]+")
 
 
@@ -77,27 +73,19 @@ def get_edge(conn: sqlite3.Connection, graph: str, edge_id: str) -> Edge:
     return edge_from_row(row)
 
 
-def resolve_prefix(conn: sqlite3.Connection, graph: str, prefix: str) -> str:
-    """The one node or edge id starting with ``prefix``: a range scan on the id indexes."""
-    if not isinstance(prefix, str) or not is_id_prefix(prefix):
-        raise NotFound("node or edge", str(prefix), graph)
-    key = prefix.lower()
-    params = {"graph": graph, "lo": key, "hi": key + _PAST_ID, "limit": MAX_AMBIGUOUS}
-    rows = conn.execute(
-        """
+# The ids from ``lo`` up to ``hi`` in nodes and in edges: a range scan on the id indexes.
+_RANGE = """
         SELECT id FROM (SELECT id FROM nodes WHERE graph = :graph AND id >= :lo AND id < :hi
                         ORDER BY id LIMIT :limit)
         UNION ALL
         SELECT id FROM (SELECT id FROM edges WHERE graph = :graph AND id >= :lo AND id < :hi
                         ORDER BY id LIMIT :limit)
-        """,
-        params,
-    ).fetchall()
-    if not rows:
-        raise NotFound("node or edge", prefix, graph)
-    if len(rows) > 1:
-        raise AmbiguousId("node or edge", prefix, [r[0] for r in rows], graph)
-    return str(rows[0][0])
+        """
+
+
+def resolve_prefix(conn: sqlite3.Connection, graph: str, prefix: str) -> str:
+    """The one node or edge id starting with ``prefix`` (``prefixes.resolve_prefix``)."""
+    return prefixes.resolve_prefix(conn, _RANGE, graph, prefix)
 
 
 _NEIGHBOURS = """
