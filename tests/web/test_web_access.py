@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from decisis.cli.app import app
-from decisis.web.access import COOKIE, safe_next
+from decisis.web.access import COOKIE, TokenGate, safe_next
 from tests.cli.cli_support import ENV
 from tests.web.conftest import Site
 
@@ -50,11 +50,25 @@ def test_people_sign_in_once_and_the_cookie_is_not_the_token(guarded: Site) -> N
         assert signed.status_code == 303 and signed.headers["location"] == "/audit"
         cookie = signed.headers["set-cookie"]
         assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+        assert "Secure" not in cookie  # plain HTTP here: a Secure cookie would never come back
         assert guarded.token and guarded.token not in cookie
         assert client.get("/audit").status_code == 200
         assert client.get("/api/recent").status_code == 200  # the cookie serves the API too
         away = client.post("/login", data={"token": guarded.token, "next": "//evil.example/"})
         assert away.headers["location"] == "/"
+
+
+def test_the_cookie_is_secure_behind_https() -> None:
+    from fastapi import Request
+    from fastapi.responses import Response
+
+    gate = TokenGate("a-token-of-sixteen+")
+    for scheme, secure in (("https", True), ("http", False)):
+        scope = {"type": "http", "scheme": scheme, "server": ("decisis.example", 443)}
+        scope |= {"path": "/login", "query_string": b"", "headers": []}
+        response = Response()
+        gate.set_cookie(response, Request(scope))
+        assert ("secure" in response.headers["set-cookie"].lower()) is secure
 
 
 def test_a_server_without_a_token_needs_no_sign_in(site: Site) -> None:

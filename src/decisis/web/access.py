@@ -54,8 +54,12 @@ class TokenGate:
         """Whether ``token``, typed at ``/login``, is the server's."""
         return hmac.compare_digest(token.strip().encode(), self._token.encode())
 
-    def set_cookie(self, response: Response) -> None:
-        response.set_cookie(COOKIE, self.session, httponly=True, samesite="strict", path="/")
+    def set_cookie(self, response: Response, request: Request) -> None:
+        """The signed-in cookie, sent back only over HTTPS when it came over HTTPS."""
+        secure = request.url.scheme == "https"
+        response.set_cookie(
+            COOKIE, self.session, httponly=True, samesite="strict", path="/", secure=secure
+        )
 
     async def __call__(
         self, request: Request, call_next: Callable[[Request], Awaitable[Response]]

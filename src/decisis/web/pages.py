@@ -124,7 +124,7 @@ def sign_in(
         page = render("login.html", title="Sign in", next=safe_next(next), wrong=True)
         return HTMLResponse(page, status_code=401)
     response = RedirectResponse(safe_next(next), status_code=303)
-    gate.set_cookie(response)
+    gate.set_cookie(response, request)
     return response
 
 
