@@ -1,6 +1,7 @@
 """What the web front door adds to a call: ``POST /api/ask`` and ``GET /api/recent`` over
 real HTTP (keep-alive) to ``decisis serve`` in another process, beside the same calls in
-this process on the same SQLite file, in interleaved rounds.
+this process on the same SQLite file, in interleaved rounds; and the same ``GET /api/recent``
+to a second server started with ``--token`` (every request checked for it).
 
     .venv/bin/python bench/bench_web.py [--quick]
 
@@ -16,7 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -36,6 +38,23 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+TOKEN = "a-token-for-the-benchmark"
+
+
+@contextmanager
+def _serving(url: str, *extra: str) -> Iterator[int]:
+    """``decisis serve`` on ``url`` in another process until the block ends; gives its port."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "decisis", "--store", url, "serve", "--port", str(port), *extra]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(port, proc)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def _wait(port: int, proc: subprocess.Popen[bytes]) -> None:
     for _ in range(300):
         if proc.poll() is not None:
@@ -48,6 +67,31 @@ def _wait(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise SystemExit(f"nothing listened on port {port}")
 
 
+def _measure(graph: decisis.Graph, url: str, rounds: int, per_round: int) -> dict[str, list[int]]:
+    """Each call's times, in interleaved rounds, with both servers up."""
+    with (
+        _serving(url) as port,
+        _serving(url, "--token", TOKEN) as guarded,
+        httpx.Client(base_url=f"http://127.0.0.1:{port}/api", timeout=60) as client,
+        httpx.Client(
+            base_url=f"http://127.0.0.1:{guarded}/api",
+            headers={"Authorization": f"Bearer {TOKEN}"},
+            timeout=60,
+        ) as token_client,
+    ):
+        calls: dict[str, Callable[[], object]] = {
+            "ask, in process": lambda: ask(graph, QUESTION),
+            "POST /api/ask": lambda: client.post("/ask", json={"question": QUESTION}),
+            "recent_decisions, in process": lambda: graph.recent_decisions(10),
+            "GET /api/recent": lambda: client.get("/recent", params={"limit": 10}),
+            "GET /api/recent, --token": lambda: token_client.get("/recent", params={"limit": 10}),
+        }
+        times = interleave(
+            calls, rounds=rounds, per_round=dict.fromkeys(calls, per_round), warmup=3
+        )
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="5 rounds instead of 30")
@@ -55,40 +99,26 @@ def main() -> None:
     rounds, per_round = (5, 5) if args.quick else (30, 10)
     with tempfile.TemporaryDirectory(prefix="decisis-bench-") as tmp:
         url = f"sqlite:///{Path(tmp) / 'web.db'}"
-        graph = decisis.open(url)
-        ingest(graph, CORPUS)
-        goal = graph.add_goal("Ship the payments service")
-        for n in range(20):
-            graph.record_decision(f"Decision {n}", goal=goal.id)
-        port = _free_port()
-        cmd = [sys.executable, "-m", "decisis", "--store", url, "serve", "--port", str(port)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            _wait(port, proc)
-            with httpx.Client(base_url=f"http://127.0.0.1:{port}/api", timeout=60) as client:
-                calls: dict[str, Callable[[], object]] = {
-                    "ask, in process": lambda: ask(graph, QUESTION),
-                    "POST /api/ask": lambda: client.post("/ask", json={"question": QUESTION}),
-                    "recent_decisions, in process": lambda: graph.recent_decisions(10),
-                    "GET /api/recent": lambda: client.get("/recent", params={"limit": 10}),
-                }
-                times = interleave(
-                    calls, rounds=rounds, per_round=dict.fromkeys(calls, per_round), warmup=3
-                )
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-            graph.close()
+        with decisis.open(url) as graph:
+            ingest(graph, CORPUS)
+            goal = graph.add_goal("Ship the payments service")
+            for n in range(20):
+                graph.record_decision(f"Decision {n}", goal=goal.id)
+            times = _measure(graph, url, rounds, per_round)
     summary = {name: stats(samples) for name, samples in times.items()}
     print(machine_line())
     print(f"{rounds} interleaved rounds x {per_round} calls of each subject\n")
-    pairs = {"POST /api/ask": "ask, in process", "GET /api/recent": "recent_decisions, in process"}
+    pairs = {
+        "POST /api/ask": "ask, in process",
+        "GET /api/recent": "recent_decisions, in process",
+        "GET /api/recent, --token": "GET /api/recent",
+    }
     rows = []
     for name, s in summary.items():
         base = pairs.get(name)
-        ratio = f"{s.median / summary[base].median:.1f}x" if base else ""
+        ratio = f"{s.median / summary[base].median:.2f}x" if base else ""
         rows.append([name, s.n, ms(s.median), ms(s.p95), ratio])
-    print_table(["subject", "calls", "median ms", "p95 ms", "vs in process"], rows)
+    print_table(["subject", "calls", "median ms", "p95 ms", "vs baseline"], rows)
 
 
 if __name__ == "__main__":
