@@ -45,7 +45,8 @@ TokenOpt = Annotated[
         envvar="DECISIS_TOKEN",
         show_envvar=True,
         help="A secret every HTTP request must carry (Authorization: Bearer). Needed to bind "
-        "an address other machines can reach.",
+        "an address other machines can reach. Prefer the variable: others can read a "
+        "command line.",
     ),
 ]
 EdgeTypesOpt = Annotated[
