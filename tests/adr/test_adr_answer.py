@@ -326,6 +326,34 @@ def test_tokens_are_counted_only_when_asked_for(graph: decisis.Graph) -> None:
         assert _encoder.cache_info().currsize == 1
 
 
+def test_a_corrected_questions_words_find_its_record_for_another_question(
+    write: WriteFn, team: Path, tmp_path: Path
+) -> None:
+    """A correction lends the question's words to its record: another question that shares
+    them (not nearly the same question, so no remembered question vouches for it) finds the
+    record it could not find before."""
+    write(
+        "001-use-vault.md",
+        "# 1. Store credentials in Vault\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nApplications read database credentials and API keys from Vault.\n",
+    )
+    write(
+        "002-nightly-builds.md",
+        "# 2. Nightly builds\n\nDate: 2021-01-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nEvery repository is built nightly on the shared runners.\n",
+    )
+    corrected = "Where do the sensitive tokens our services use belong?"
+    other = "Which store holds sensitive tokens for services?"
+    with decisis.open(f"sqlite:///{tmp_path / 'lent.db'}") as g:
+        ingest(g, team)
+        assert ask(g, corrected).answer is None and ask(g, other).answer is None
+        correct(g, corrected, "team:001")
+        answer = ask(g, other)
+        points = start_points(g, view_of(g), other)
+    assert answer.answer == "team:001"
+    assert points.remembered is None and "questions" not in points.fused[0].votes
+
+
 def test_a_remembered_question_vouches_only_for_nearly_the_same_question(corpus: Path) -> None:
     """After the questions of ``bench/questions-fresh.jsonl`` (our own, not the development
     set) are corrected, "How are MP users given access to AWS accounts?" covers most of
