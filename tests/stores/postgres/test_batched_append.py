@@ -217,11 +217,10 @@ class Batches:
 
 
 def _outcome(store: Store, graph: str, batch: list[EventDraft]) -> Any:
-    """The chain an append made, or the class of its refusal. (The memory store returns
-    in-batch entries before a later tombstone of the batch marks them; the events read
-    back are compared whole below.)"""
+    """The entries an append returned, whole (a tombstone later in the batch marks the
+    entries before it in both stores), or the class of its refusal."""
     try:
-        return [(event.seq, event.checksum) for event in store.append(graph, batch)]
+        return [event_key(event) for event in store.append(graph, batch)]
     except DecisisError as exc:
         return type(exc)
 
