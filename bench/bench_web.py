@@ -12,13 +12,9 @@ No target: the ratios say what HTTP, JSON and the server's thread hop cost per c
 from __future__ import annotations
 
 import argparse
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -28,50 +24,24 @@ import decisis
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "adr-corpus"
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the servers are started as the web tests start them
+from tests.servers import running  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "data" / "adr-corpus"
 QUESTION = "Does each business unit get its own cluster now?"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 TOKEN = "a-token-for-the-benchmark"
 
 
-@contextmanager
-def _serving(url: str, *extra: str) -> Iterator[int]:
-    """``decisis serve`` on ``url`` in another process until the block ends; gives its port."""
-    port = _free_port()
-    cmd = [sys.executable, "-m", "decisis", "--store", url, "serve", "--port", str(port), *extra]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        _wait(port, proc)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def _wait(port: int, proc: subprocess.Popen[bytes]) -> None:
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise SystemExit("decisis serve exited early")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"nothing listened on port {port}")
-
-
-def _measure(graph: decisis.Graph, url: str, rounds: int, per_round: int) -> dict[str, list[int]]:
+def _measure(
+    graph: decisis.Graph, url: str, logs: Path, rounds: int, per_round: int
+) -> dict[str, list[int]]:
     """Each call's times, in interleaved rounds, with both servers up."""
     with (
-        _serving(url) as port,
-        _serving(url, "--token", TOKEN) as guarded,
+        running(["--store", url, "serve"], logs / "open.log") as port,
+        running(["--store", url, "serve", "--token", TOKEN], logs / "guarded.log") as guarded,
         httpx.Client(base_url=f"http://127.0.0.1:{port}/api", timeout=60) as client,
         httpx.Client(
             base_url=f"http://127.0.0.1:{guarded}/api",
@@ -104,7 +74,7 @@ def main() -> None:
             goal = graph.add_goal("Ship the payments service")
             for n in range(20):
                 graph.record_decision(f"Decision {n}", goal=goal.id)
-            times = _measure(graph, url, rounds, per_round)
+            times = _measure(graph, url, Path(tmp), rounds, per_round)
     summary = {name: stats(samples) for name, samples in times.items()}
     print(machine_line())
     print(f"{rounds} interleaved rounds x {per_round} calls of each subject\n")
