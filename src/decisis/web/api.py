@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Depends, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from decisis.adr.answer import MAX_QUESTION_CHARS
 from decisis.forms import (
     event_dict,
     goal_tree_dict,
@@ -42,11 +43,13 @@ SiteDep = Annotated[Site, Depends(site_of)]
 
 
 class AskBody(BaseModel):
-    question: str = Field(description="The question, in words.", max_length=4000)
+    question: str = Field(description="The question, in words.", max_length=MAX_QUESTION_CHARS)
 
 
 class CorrectionBody(BaseModel):
-    question: str = Field(description="The question as it was asked.", max_length=4000)
+    question: str = Field(
+        description="The question as it was asked.", max_length=MAX_QUESTION_CHARS
+    )
     key: str | None = Field(None, description="The record that answers it; null for none.")
     undo: bool = Field(False, description="Reverse the latest correction of the question.")
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from decisis.adr.answer import MAX_QUESTION_CHARS
 from decisis.errors import NotFound
 from decisis.forms import verify_dict
 from decisis.web.access import safe_next
@@ -131,7 +132,7 @@ def sign_in(
 @router.get("/ask", response_class=HTMLResponse)
 def ask(
     site: SiteDep,
-    q: Annotated[str, Query(max_length=4000)] = "",
+    q: Annotated[str, Query(max_length=MAX_QUESTION_CHARS)] = "",
     corrected: str | None = None,
 ) -> str:
     from decisis.adr.answer import ask as run
@@ -147,7 +148,7 @@ def ask(
 @router.post("/ask/correct")
 def correct(
     site: SiteDep,
-    question: Annotated[str, Form(max_length=4000)],
+    question: Annotated[str, Form(max_length=MAX_QUESTION_CHARS)],
     key: Annotated[str, Form(max_length=200)] = "",
 ) -> RedirectResponse:
     """Record the right answer (a record key, or "none"), then show the question again."""
