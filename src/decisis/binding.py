@@ -25,6 +25,7 @@ __all__ = [
     "check_local",
     "check_token",
     "is_loopback",
+    "token_matches",
 ]
 
 MIN_TOKEN_CHARS = 16
@@ -78,12 +79,15 @@ def check_token(token: object) -> str:
     return token.strip()
 
 
+def token_matches(given: str, token: str) -> bool:
+    """Whether ``given`` (surrounding spaces aside) is ``token``, compared in constant time."""
+    return hmac.compare_digest(given.strip().encode(), token.encode())
+
+
 def bearer_matches(authorization: str, token: str) -> bool:
-    """Whether an ``Authorization`` header value carries ``token`` (compared in constant time)."""
+    """Whether an ``Authorization`` header value carries ``token``."""
     scheme, _, given = authorization.partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(
-        given.strip().encode(), token.encode()
-    )
+    return scheme.lower() == "bearer" and token_matches(given, token)
 
 
 class BearerOnly:

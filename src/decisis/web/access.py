@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from decisis.binding import bearer_matches, check_token
+from decisis.binding import bearer_matches, check_token, token_matches
 from decisis.errors import Unauthorized
 
 __all__ = ["COOKIE", "LOGIN_PATH", "TokenGate", "safe_next"]
@@ -52,7 +52,7 @@ class TokenGate:
 
     def signs_in(self, token: str) -> bool:
         """Whether ``token``, typed at ``/login``, is the server's."""
-        return hmac.compare_digest(token.strip().encode(), self._token.encode())
+        return token_matches(token, self._token)
 
     def set_cookie(self, response: Response, request: Request) -> None:
         """The signed-in cookie, sent back only over HTTPS when it came over HTTPS."""
