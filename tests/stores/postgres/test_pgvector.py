@@ -137,3 +137,20 @@ def test_a_database_of_arrays_switches_to_pgvector_with_its_vectors(fresh_databa
     with psycopg.connect(fresh_database) as conn:
         counts = conn.execute("SELECT count(embedding), count(embedding_v) FROM vectors")
         assert counts.fetchone() == (0, 3)
+
+
+def test_a_deleted_space_takes_a_new_dimension_while_a_reader_holds_an_old_snapshot(
+    pgv_store: PgvectorStore,
+) -> None:
+    """Rows a delete removed stay "recently dead" while any other transaction may still see
+    them, and building an index reads those too: the new space's index must not cast them
+    to its dimension (this failed now and then in CI, when some other backend held one)."""
+    a, b = (n.id for n in add_chain(pgv_store, 2))
+    pgv_store.put_vectors(G, S, [(a, [1.0, 0.0]), (b, [0.0, 1.0])])
+    with psycopg.connect(pgv_store.url) as reader:
+        reader.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        reader.execute("SELECT 1")  # a snapshot, and no lock on the vectors table
+        assert pgv_store.delete_vectors(G, S) == 2
+        pgv_store.put_vectors(G, S, [(a, [1.0, 2.0, 3.0])])
+    assert pgv_store.vector_spaces(G) == {S: 3}
+    assert [h.id for h in pgv_store.nearest(G, S, [1.0, 2.0, 3.0], 1)] == [a]

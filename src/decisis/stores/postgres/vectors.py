@@ -212,21 +212,34 @@ def _typed(mode: VectorMode, dim: int) -> sql.Composable:
     return sql.SQL("{}({})").format(mode.name("vector"), sql.Literal(dim))
 
 
+def _of_dim(mode: VectorMode, dim: int, column: str) -> sql.Composable:
+    """``column`` holds vectors of ``dim`` dimensions: in an index's predicate and in the
+    queries that use it, so the predicate is proven from the query."""
+    return sql.SQL("{}({}) = {}").format(
+        mode.name("vector_dims"), sql.SQL(column), sql.Literal(dim)
+    )
+
+
 def _create_index(conn: Conn, mode: VectorMode, graph: str, space: str, dim: int) -> None:
     """One partial HNSW index per space; its predicate holds literals, not parameters, so
-    a query naming the same graph and space is proven to fit it."""
+    a query naming the same graph and space is proven to fit it. The predicate also names
+    the dimension: building an index reads rows a delete removed while another transaction
+    may still see them, and a space deleted and made anew with another dimension would
+    otherwise have its old rows cast to the new one (and the build fail)."""
     if dim > HNSW_MAX_DIM:
         return
     conn.execute(
         sql.SQL(
             "CREATE INDEX IF NOT EXISTS {name} ON vectors USING hnsw"
             " ((embedding_v::{typed}) {ops}) WHERE graph = {graph} AND space = {space}"
+            " AND {of_dim}"
         ).format(
             name=_index_name(graph, space),
             typed=_typed(mode, dim),
             ops=mode.name("vector_cosine_ops"),
             graph=sql.Literal(graph),
             space=sql.Literal(space),
+            of_dim=_of_dim(mode, dim, "embedding_v"),
         )
     )
 
@@ -389,6 +402,7 @@ def _nearest_sql(mode: VectorMode, dim: int, extra: str, indexed: bool) -> sql.C
         typed=typed, op=mode.distance()
     )
     inner = sql.SQL("SELECT v.id, {} AS distance").format(distance) + _live(extra)
+    inner += sql.SQL(" AND ") + _of_dim(mode, dim, "v.embedding_v")
     inner += sql.SQL(" ORDER BY distance LIMIT %(k)s" if indexed else " OFFSET 0")
     return sql.SQL(
         "SELECT id, 1 - distance FROM ({}) t WHERE distance <> 'NaN'"
