@@ -388,3 +388,30 @@ def test_a_decision_taken_from_a_list_item_ends_as_a_sentence(
     assert answer.answer == "team:001"
     decision = answer.text.split("Decision: ", 1)[1]
     assert decision.endswith((".", "\u2026")) and ":." not in decision, answer.text
+
+
+def test_a_record_whose_title_replaces_an_earlier_ones_subject_stands_for_it(
+    write: WriteFn, ask_team: Callable[..., list[Answer]]
+) -> None:
+    """A small team's records: nothing but the new record's title says Kafka was replaced
+    (rule ``title-replaces``)."""
+    write(
+        "001-use-postgres.md",
+        "# 1. Use PostgreSQL for orders\n\nDate: 2019-06-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nWe will use PostgreSQL for the orders service.\n",
+    )
+    write(
+        "002-use-kafka.md",
+        "---\nstatus: accepted\ndate: 2020-01-15\n---\n# Use Kafka for order events\n\n"
+        "## Context and Problem Statement\n\nOrder events must reach billing and shipping.\n\n"
+        '## Decision Outcome\n\nChosen option: "Kafka", because it keeps events for replay.\n',
+    )
+    write(
+        "003-replace-kafka.md",
+        "# 3. Replace Kafka with SQS\n\nDate: 01/03/2023\n\n## Status\n\nAccepted\n\n"
+        "## Context\n\nThe broker (see ADR 2) costs more than it gives at our volume.\n\n"
+        "## Decision\n\nWe will send order events to billing through Amazon SQS and SNS.\n",
+    )
+    (answer,) = ask_team("How do order events get to billing and shipping?")
+    assert answer.chain == ["team:002", "team:003"], answer.text
+    assert "team:002" in answer.text and "2020-01-15" in answer.text

@@ -41,12 +41,17 @@ def _filler(write: WriteFn) -> None:
         )
 
 
+def _notes(write: WriteFn, count: int) -> None:
+    """``count`` records of nothing, so that a word a few records use stays rare."""
+    for n in range(count):
+        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+
+
 def _jenkins_and_notes(write: WriteFn, notes: int) -> None:
     """Record 020 "Use Jenkins", which names Jenkins three times, among enough other records
     (``notes`` of them) that "jenkins" stays a rare word when a few later records use it."""
     _filler(write)
-    for n in range(notes):
-        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+    _notes(write, notes)
     old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
     write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
 
@@ -206,3 +211,53 @@ def test_names_replaced_reads_a_two_word_title_as_one_subject(
     write("022-use-hosted-ci.md", _record(22, "Use hosted CI", "2021-01-01", sentence))
     expected = [("team:020", "team:022")] if linked else []
     assert _proposals(team, "names-replaced") == expected
+
+
+def test_a_title_naming_what_it_replaces_links_from_the_record_titled_so(
+    write: WriteFn, team: Path
+) -> None:
+    """A title "Replace Kafka with SQS" replaces "Use Kafka for order events", though that record
+    names Kafka once and the new one says so only in its title and one sentence:
+    ``names-replaced`` asks the old record to repeat its subject and leaves the new
+    record's own title words out, so it proposes nothing here."""
+    _filler(write)
+    write(
+        "001-use-kafka.md",
+        _record(1, "Use Kafka for order events", "2020-01-15", 'Chosen option: "Kafka".'),
+    )
+    write("002-use-sqs-for-mail.md", _record(2, "Use SQS for mail", "2020-02-01", "SQS."))
+    write(
+        "003-replace-kafka.md",
+        _record(3, "Replace Kafka with SQS", "2023-03-01", "We will move order events to SQS."),
+    )
+    # the old side only: the earlier SQS record is what the new one adopts, not replaces
+    assert _proposals(team, "title-replaces") == [("team:001", "team:003")]
+    assert _proposals(team, "names-replaced") == []
+
+
+def test_a_title_replaces_only_what_was_written_before_it_in_its_folder(
+    write: WriteFn, team: Path
+) -> None:
+    _filler(write)  # a folder of their own, the records of ``team``
+    _notes(write, 40)  # so that "kafka", in four records, is a rare word
+    write("one/001-use-kafka.md", _record(1, "Use Kafka", "2022-01-01", "Kafka."))
+    write("two/001-use-kafka.md", _record(1, "Use Kafka", "2019-01-01", "Kafka."))
+    write("two/002-drop-kafka.md", _record(2, "Drop Kafka", "2021-01-01", "No more."))
+    write("two/003-kafka-again.md", _record(3, "Use Kafka again", "2023-01-01", "Kafka."))
+    records = read_folder(team).records
+    found = sorted((p.old, p.new) for p in propose_links(records) if p.rule == "title-replaces")
+    assert found == [("two:001", "two:002")]
+
+
+def test_a_title_saying_what_the_replacement_is_for_replaces_only_that(
+    write: WriteFn, team: Path
+) -> None:
+    _filler(write)
+    _notes(write, 30)  # so that "kafka", in three records, is a rare word
+    write("001-kafka-events.md", _record(1, "Use Kafka for order events", "2020-01-01", "K."))
+    write("002-kafka-audit.md", _record(2, "Use Kafka for the audit log", "2020-02-01", "K."))
+    write(
+        "003-sqs-events.md",
+        _record(3, "Replace Kafka with SQS for order events", "2023-01-01", "SQS."),
+    )
+    assert _proposals(team, "title-replaces") == [("team:001", "team:003")]

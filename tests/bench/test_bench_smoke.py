@@ -22,6 +22,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("bench_core_traverse.py", ["--quick", "--sizes", "2000", "--rounds", "1"], "| edges"),
         ("bench_core_startup.py", ["--quick", "--runs", "1"], "| command"),
         ("bench_web.py", ["--quick"], "| POST /api/ask"),
+        ("bench_rules.py", ["--records", "300"], "| title-replaces"),
     ],
 )
 def test_quick_mode_completes(script: str, args: list[str], header: str) -> None:

@@ -14,6 +14,8 @@ function over the records of one ingest. The built-in rules are registered with
     decides-deferred  a later record decides what an earlier one left to be decided ("with
                     future consideration of auto-scaling" -> "Use Karpenter for scaling"):
                     a partial link, the rest of the earlier record still stands
+    title-replaces  a later record's title says what of an earlier one it replaces ("Replace
+                    Kafka with SQS" -> the record titled "Use Kafka for order events")
     same-question   a later record of the same folder decides the same question: similar
                     distinctive terms and title, each among the other's closest
 
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from decisis.adr.records import AdrRecord, AdrStatus, Link
+from decisis.adr.titles import replaced_in_title
 from decisis.errors import InvalidInput
 from decisis.model import LinkState
 from decisis.search.terms import TermIndex, term_counts, term_sequence
@@ -324,16 +327,27 @@ SUBJECT_MAX_SHARE = 0.08  # a subject term is in at most this share of the recor
 SUBJECT_MIN_MENTIONS = 3  # ... and the old record's text names it this often
 
 
-def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
+def _subject_limit(ctx: RuleContext) -> int:
+    """How many records a subject term may be in (``SUBJECT_MAX_SHARE``, at least two)."""
+    return max(2, int(SUBJECT_MAX_SHARE * ctx.index.size))
+
+
+def _title_subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The rare words of a record's title: what the record decided about (``concourse``)."""
-    limit = max(2, int(SUBJECT_MAX_SHARE * ctx.index.size))
-    rare = [
+    limit = _subject_limit(ctx)
+    return {
         t
         for t in term_counts(record.title)
         if 0 < len(ctx.index.postings.get(t, ())) <= limit and not _DROP_WORDS.search(t)
-    ]
+    }
+
+
+def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
+    """The rare words of a record's title that its body repeats, or failing any such word,
+    a two-word title the record writes together (``_phrase_subjects``)."""
+    rare = _title_subjects(ctx, record)
     if not rare:  # the body is counted only when it can matter: most of the time is there
-        return _phrase_subjects(ctx, record, limit)
+        return _phrase_subjects(ctx, record, _subject_limit(ctx))
     body = term_counts(record.body)
     return {t for t in rare if body.get(t, 0) >= SUBJECT_MIN_MENTIONS}
 
@@ -449,6 +463,33 @@ def _names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                     yield Proposal(
                         other.key, record.key, "names-replaced", LinkState.CANDIDATE, evidence
                     )
+
+
+def _title_replaces(ctx: RuleContext) -> Iterator[Proposal]:
+    """A record whose title names what gives way ("Replace Kafka with SQS", "Mongo
+    replacement by DocumentDB") replaces each earlier record of its folder whose title's
+    rare words it names there, and when the title says what for ("… for order events"),
+    whose title says so too. The title is the decision in a line, so the subject need not
+    be repeated in the old record's body as ``names-replaced`` asks of a sentence."""
+    subjects: dict[str, set[str]] = {}  # each earlier record's, read once
+    for record in ctx.records:
+        said = replaced_in_title(record.title)
+        if said is None:
+            continue
+        named_words = set(term_counts(said.old))
+        scope = set(term_counts(said.scope)) if said.scope else set()
+        for other in ctx.written_before(record):
+            found = subjects.get(other.key)
+            if found is None:
+                found = subjects[other.key] = _title_subjects(ctx, other)
+            named = found & named_words
+            if scope and named and not scope & term_counts(other.title).keys():
+                continue
+            if named:
+                evidence = f"title names {', '.join(sorted(named))} as replaced: {record.title}"
+                yield Proposal(
+                    other.key, record.key, "title-replaces", LinkState.CANDIDATE, evidence
+                )
 
 
 # "… manage the cluster ourselves rather than using EKS": what follows is turned down.
@@ -588,6 +629,12 @@ for _rule in (
         Trust(3.0, 2.0),
         "a later record decides what an earlier one left to be decided",
         _decides_deferred,
+    ),
+    FunctionRule(
+        "title-replaces",
+        Trust(3.0, 2.0),
+        "a later record's title names what of an earlier one it replaces",
+        _title_replaces,
     ),
     FunctionRule(
         "same-question",
