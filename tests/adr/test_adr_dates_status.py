@@ -33,6 +33,8 @@ WriteFn = Callable[[str, str | bytes], Path]
         ("Jun. 2020", date(2020, 6, 1)),
         ("2020-06", date(2020, 6, 1)),
         ("2019-06-01T10:15:00Z", date(2019, 6, 1)),
+        ("Q2 2022", date(2022, 4, 1)),  # the first day of the quarter
+        ("2022-Q4", date(2022, 10, 1)),
         ("2024", date(2024, 1, 1)),  # a bare year, only as a Date: value
     ],
 )
@@ -43,7 +45,18 @@ def test_date_field_forms(write: WriteFn, written: str, expected: date) -> None:
 
 
 @pytest.mark.parametrize(
-    "written", ["soon", "32/13/2019", "2019-02-30", "v2", "DATE", "we decided 2019", ""]
+    "written",
+    [
+        "soon",
+        "32/13/2019",
+        "2019-02-30",
+        "v2",
+        "DATE",
+        "we decided 2019",
+        "",
+        "Q5 2022",
+        "FAQ 2022",
+    ],
 )
 def test_not_dates(written: str) -> None:
     assert find_date(written) is None
@@ -106,6 +119,10 @@ def test_date_without_colon_and_in_bold(write: WriteFn) -> None:
         ("\u274c", AdrStatus.REJECTED),
         ("", AdrStatus.UNKNOWN),
         ("Under the sea", AdrStatus.UNKNOWN),
+        ("~~Accepted~~ Deprecated", AdrStatus.DEPRECATED),  # struck through: withdrawn
+        ("<del>Proposed</del> Accepted", AdrStatus.ACCEPTED),
+        ("<s>Accepted</s>\nSuperseded by [7](007-x.md)", AdrStatus.SUPERSEDED),
+        ("~~Accepted~~", AdrStatus.UNKNOWN),
     ],
 )
 def test_normalise_status(text: str, status: AdrStatus) -> None:

@@ -2,9 +2,10 @@
 
 ``2019-06-01``, ``2019/06/01``, ``01/06/2019`` and ``10/04/18`` (day first, as in the UK;
 month first only when day first is impossible), ``1st June 2019``, ``June 1, 2019``,
-``June 2020`` and ``2020-06`` (the first of the month), and an ISO timestamp (its date).
-A month-only date becomes the first of that month: ordering records is what the
-date is for, and a month is the precision the author chose.
+``June 2020`` and ``2020-06`` (the first of the month), ``Q2 2022`` and ``2022-Q2`` (the
+first day of the quarter), and an ISO timestamp (its date). A month-only date becomes the
+first of that month: ordering records is what the date is for, and a month (or a quarter)
+is the precision the author chose.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ _MONTH_DAY_YEAR = re.compile(
     rf"\b{_MONTH}\s+(?P<d>\d{{1,2}}){_ORD},?\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE
 )
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
+_QUARTER_YEAR = re.compile(r"\bQ(?P<q>[1-4])[\s/-]+(?P<y>\d{4})(?!\d)", re.IGNORECASE)
+_YEAR_QUARTER = re.compile(r"(?<![\d/.-])(?P<y>\d{4})[\s/-]*Q(?P<q>[1-4])\b", re.IGNORECASE)
 _YEAR_ONLY = re.compile(r"^\s*(?P<y>(?:19|20)\d{2})\s*$")
 
 
@@ -92,6 +95,10 @@ def _month_year(m: re.Match[str]) -> date | None:
     return _safe(int(m["y"]), _month(m["month"]), 1)
 
 
+def _quarter(m: re.Match[str]) -> date | None:
+    return _safe(int(m["y"]), 3 * int(m["q"]) - 2, 1)
+
+
 _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], date | None]], ...] = (
     (_ISO, _iso),
     (_NUMERIC, _numeric),
@@ -99,6 +106,8 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], date | None]],
     (_MONTH_DAY_YEAR, _day_month_year),
     (_ISO_MONTH, _iso_month),
     (_MONTH_YEAR, _month_year),
+    (_QUARTER_YEAR, _quarter),
+    (_YEAR_QUARTER, _quarter),
 )
 
 

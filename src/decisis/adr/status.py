@@ -5,7 +5,8 @@ Teams write ``Accepted``, ``✅ Accepted``, ``Approved``, ``Pending``, ``🤔 In
 ``Accepted`` followed by ``Amended by [17](0017-x.md)``. A later record acting on this
 one (``superseded by``, ``amended by``) outranks the word before it; ``partly superseded``
 counts as ``amended``, since part of the record still stands. Otherwise the first status
-word written wins, and an emoji decides only when no word does.
+word written wins, and an emoji decides only when no word does. Struck-through words
+(``~~Accepted~~ Deprecated``) were withdrawn by their author and say nothing.
 """
 
 from __future__ import annotations
@@ -127,6 +128,8 @@ _STATUS_START = re.compile(
     r"|implements|related to|relates to|date)\b"
 )
 _STATUS_LINE_LIMIT = 200
+# Text its author struck through: markdown ``~~…~~`` or HTML ``<del>``, ``<s>``, ``<strike>``.
+_STRUCK = re.compile(r"~~(?!\s).+?~~|<(del|s|strike)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 
 
 def clean_status(text: str) -> str:
@@ -140,6 +143,7 @@ def clean_status(text: str) -> str:
 
 def normalise_status(text: str) -> AdrStatus:
     """The status that ``text`` (one or more status lines, as written) states."""
+    text = _STRUCK.sub(" ", text)
     plain = clean_status(text)
     for pattern, status in _LATER_RECORD:
         if pattern.search(plain):
