@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.answer import ABSTAIN_COSINE, Answer, ask
+from decisis.adr.answer import ABSTAIN_COSINE, Answer, ask, prepare
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
@@ -415,3 +415,18 @@ def test_a_record_whose_title_replaces_an_earlier_ones_subject_stands_for_it(
     (answer,) = ask_team("How do order events get to billing and shipping?")
     assert answer.chain == ["team:002", "team:003"], answer.text
     assert "team:002" in answer.text and "2020-01-15" in answer.text
+
+
+def test_prepare_derives_what_the_first_question_would(tmp_path: Path, corpus: Path) -> None:
+    from decisis.adr.passages import passage_index
+
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        assert prepare(g) == 0  # nothing ingested: nothing to derive
+        ingest(g, corpus)
+        assert prepare(g) == 132
+        view = view_of(g)
+        assert {"passages", "folder-words", "vectors"} <= view.cache.keys()
+        passages = view.cache["passages"]
+        answer = ask(g, "Do we still run Concourse for our pipelines?")
+        assert view_of(g) is view and passage_index(view) is passages  # nothing built again
+        assert answer.answer == "cloud-platform:040"

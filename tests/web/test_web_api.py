@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -123,3 +124,11 @@ def test_openapi_document_lists_the_api(site: Site) -> None:
         spec["paths"]
     )
     assert not any(p in spec["paths"] for p in ("/", "/audit", "/ask"))  # pages are not API
+
+
+def test_the_server_derives_what_answering_needs_before_it_listens(
+    site: Site, tmp_path: Path
+) -> None:
+    """The first asker of a large store would otherwise wait while the records are indexed."""
+    log = (tmp_path / "server.log").read_text(encoding="utf-8")
+    assert "decisis: 2 records ready to answer from" in log, log

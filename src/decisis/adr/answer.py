@@ -33,6 +33,7 @@ __all__ = [
     "ask",
     "check_question",
     "decide",
+    "prepare",
 ]
 
 # The best start must match this share of the question's IDF weight and, when an embedder
@@ -280,6 +281,23 @@ def check_question(question: object) -> str:
             f"a question of at most {MAX_QUESTION_CHARS:,} characters",
         )
     return question
+
+
+def prepare(graph: Graph) -> int:
+    """Derive now what the first question on ``graph`` would: the view of its records, the
+    index of their sections, their vectors (kept in the store) and the words naming each
+    team. A server calls it before taking requests so that its first asker does not wait
+    for it (seconds at 5,000 records, a minute at 50,000). Returns the number of records."""
+    from decisis.adr.passages import passage_index
+    from decisis.adr.start import folder_words
+    from decisis.adr.vectors import record_matrix
+
+    view = view_of(graph)
+    if view.records:
+        passage_index(view)
+        folder_words(view)
+        record_matrix(view, graph)
+    return len(view.records)
 
 
 def ask(graph: Graph, question: str) -> Answer:

@@ -19,7 +19,7 @@ from decisis.adr.view import AdrView
 from decisis.errors import DecisisError, StoreError
 from decisis.graph import Graph
 
-__all__ = ["RECORD_SPACE", "question_similarities", "record_space", "similarities"]
+__all__ = ["RECORD_SPACE", "question_similarities", "record_matrix", "record_space", "similarities"]
 
 RECORD_SPACE = "adr-record"  # what is embedded: a record's title with its decision and body
 _RECIPE = "mean-of-title-decision-and-title-body-v1"  # part of every digest: a new recipe
@@ -175,6 +175,18 @@ def _top(scores: Any, limit: int) -> list[int]:
     return [int(i) for i in ranked]
 
 
+def record_matrix(view: AdrView, graph: Graph | None = None) -> Any | None:
+    """The vectors of ``view``'s records, one row each in the view's order, kept on the
+    view (and, with ``graph``, in its store); ``None`` without an embedder or records."""
+    embedder = _embedder()
+    if embedder is None or not view.records:
+        return None
+    matrix = view.cache.get("vectors")
+    if matrix is None:
+        matrix = view.cache["vectors"] = _record_vectors(embedder, view, list(view.records), graph)
+    return matrix
+
+
 def similarities(
     view: AdrView,
     question: str,
@@ -186,12 +198,10 @@ def similarities(
     cosine. With ``graph`` (the one ``view`` shows), record vectors are read from and
     kept in its store."""
     embedder = _embedder()
-    if embedder is None or not view.records:
+    matrix = record_matrix(view, graph)
+    if embedder is None or matrix is None:
         return {}
     keys = list(view.records)
-    matrix = view.cache.get("vectors")
-    if matrix is None:
-        matrix = view.cache["vectors"] = _record_vectors(embedder, view, keys, graph)
     query = _query_vector(embedder, view, question)
     scores = _cosines(matrix, query)
     out = {keys[i]: float(scores[i]) for i in _top(scores, limit)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 import typer
@@ -24,12 +25,18 @@ def serve(
 
     Needs the web extra: pip install 'decisis[web]'.
     """
+    from decisis.adr.answer import prepare
     from decisis.binding import check_bind
     from decisis.web import serve as run
 
     token = check_bind(host, token)  # before the store is opened: nothing to undo
     state = get_state(ctx)
     graph = state.graph
+    started = time.perf_counter()
+    records = prepare(graph)  # ``run`` would, without saying why the wait
+    if records:
+        took = time.perf_counter() - started
+        typer.echo(f"decisis: {records:,} records ready to answer from ({took:.1f} s)", err=True)
     guarded = " (token required)" if token else ""
     typer.echo(f"decisis: serving {state.store_url()} at http://{host}:{port}/{guarded}", err=True)
     run(graph, host=host, port=port, token=token, log_level="warning")

@@ -95,12 +95,19 @@ def run(
     token: str | None = None,
 ) -> None:
     """Serve until stopped: stdio by default, else streamable HTTP at ``http://host:port/mcp``,
-    on a loopback address only unless ``token`` is given, which every request must then carry."""
+    on a loopback address only unless ``token`` is given, which every request must then carry.
+    Over HTTP, what answering derives from the records is derived before the first request
+    (``decisis.adr.answer.prepare``); over stdio the client is waiting to start, so it is not."""
     if not http:
         build_server(memory).run("stdio")
         return
     token = check_bind(host, token)
     import uvicorn
+
+    from decisis.adr.answer import prepare
+
+    if memory.graph is not None:
+        prepare(memory.graph)
 
     server = build_server(memory)
     level = server.settings.log_level.lower()

@@ -127,10 +127,13 @@ def serve(
     **uvicorn: Any,
 ) -> None:
     """Serve the app over ``graph`` until stopped (Ctrl-C): without ``token``, on a loopback
-    address only."""
+    address only. What answering derives from the records is derived first
+    (``decisis.adr.answer.prepare``), so the first question is answered as fast as the rest."""
     import uvicorn as server
 
+    from decisis.adr.answer import prepare
     from decisis.binding import check_bind
 
     token = check_bind(host, token)
+    prepare(graph)
     server.run(create_app(graph, token=token), host=host, port=port, **uvicorn)
