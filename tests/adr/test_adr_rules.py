@@ -261,3 +261,21 @@ def test_a_title_saying_what_the_replacement_is_for_replaces_only_that(
         _record(3, "Replace Kafka with SQS for order events", "2023-01-01", "SQS."),
     )
     assert _proposals(team, "title-replaces") == [("team:001", "team:003")]
+
+
+@pytest.mark.parametrize(("old_words", "linked"), [(20, True), (250, False)])
+def test_a_short_record_names_its_subject_fewer_times(
+    write: WriteFn, team: Path, old_words: int, linked: bool
+) -> None:
+    """A record of a few lines names its subject in its title and once more; a longer one
+    that names it no more than that is about something else, and a later sentence
+    replacing that word does not replace it."""
+    _filler(write)
+    _notes(write, 30)
+    padding = " ".join(["Events flow to billing and shipping."] * (old_words // 6))
+    old = f'Chosen option: "Kafka", because it keeps events. {padding}'
+    write("001-order-events.md", _record(1, "Use Kafka for order events", "2020-01-15", old))
+    new = "We will replace Kafka with Amazon SQS for order events."
+    write("002-use-sqs.md", _record(2, "Use SQS for order events", "2023-03-01", new))
+    expected = [("team:001", "team:002")] if linked else []
+    assert _proposals(team, "names-replaced") == expected
