@@ -229,6 +229,37 @@ def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
         assert ask(graph, question).answer == "team:0001"
 
 
+def test_an_everyday_word_only_one_record_uses_does_not_outvote_a_low_cosine(
+    write: WriteFn, team: Path, tmp_path: Path
+) -> None:
+    """In a team's few records many everyday words are used once ("password" here); a
+    question about something else that uses the word is not about that record."""
+    write(
+        "0001-cluster-upgrades.md",
+        "# 1. Cluster upgrades\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nWe upgrade Kubernetes every quarter. The break-glass admin password "
+        "is rotated after each upgrade.\n",
+    )
+    for number, title, decision in [
+        (2, "Pod limits", "Every pod declares memory requests and limits."),
+        (3, "DNS", "Each service gets a DNS name under the platform's zone."),
+        (4, "Logging", "Fluent Bit ships every container's stdout to Elasticsearch."),
+    ]:
+        write(
+            f"000{number}-{title.lower().replace(' ', '-')}.md",
+            f"# {number}. {title}\n\nDate: 2020-0{number}-01\n\n## Status\n\nAccepted\n\n"
+            f"## Decision\n\n{decision}\n",
+        )
+    question = "Which password manager should our engineers use?"
+    with decisis.open(f"sqlite:///{tmp_path / 'everyday.db'}") as graph:
+        ingest(graph, team)
+        points = start_points(graph, view_of(graph), question)
+        assert points.fused[0].doc == "team:0001"
+        assert points.vector_scores["team:0001"] < ABSTAIN_COSINE
+        assert points.held_only == []  # "password" is one piece of the model's vocabulary
+        assert ask(graph, question).answer is None
+
+
 def test_a_start_far_in_meaning_does_not_veto_a_close_record_it_walks_to() -> None:
     from decisis.adr.answer import _should_abstain
     from decisis.adr.start import StartPoints
@@ -343,7 +374,7 @@ def test_a_corrected_questions_words_find_its_record_for_another_question(
         "## Decision\n\nEvery repository is built nightly on the shared runners.\n",
     )
     corrected = "Where do the sensitive tokens our services use belong?"
-    other = "Which store holds sensitive tokens for services?"
+    other = "Do our services keep sensitive tokens and API keys in one place?"
     with decisis.open(f"sqlite:///{tmp_path / 'lent.db'}") as g:
         ingest(g, team)
         assert ask(g, corrected).answer is None and ask(g, other).answer is None

@@ -66,3 +66,21 @@ def test_hashing_dim_is_an_option_and_named() -> None:
         HashingEmbedder(dim=4)
     with pytest.raises(InvalidInput):
         small.embed("one string")
+
+
+@pytest.mark.parametrize(
+    ("word", "common"),
+    [
+        ("password", True),
+        ("Nightly", True),
+        ("library", True),
+        ("stdout", False),  # names and terms of art are cut into pieces
+        ("ansible", False),
+        ("graphql", False),
+        ("", False),
+    ],
+)
+def test_common_words_are_one_piece_of_the_shipped_vocabulary(word: str, common: bool) -> None:
+    from decisis.search.embed_static import is_common_word
+
+    assert is_common_word(word) is common

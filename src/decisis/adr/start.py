@@ -27,6 +27,7 @@ from decisis.adr.passages import best_passages
 from decisis.adr.scope import record_exclusions
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
+from decisis.search.embed_static import is_common_word
 from decisis.search.fulltext import fulltext_rank
 from decisis.search.fusion import Fused, fuse
 from decisis.search.glossary import spelled_both_ways
@@ -308,7 +309,9 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
         points.form_unmet = _form_unmet(view, question, top)
         own = own_terms(view, top)
         points.held_only = [
-            t for t in view.index.held_only_by(asked, top, SUBJECT_TERMS) if t in own
+            t
+            for t in view.index.held_only_by(asked, top, SUBJECT_TERMS)
+            if t in own and _names_something(asked, t)
         ]
     if closest is not None:
         node = view.questions[view.question_index.positions[closest.doc]]
@@ -316,6 +319,15 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
         answer = node.metadata.get("answer")
         points.remembered_answer = answer if isinstance(answer, str) else None
     return points
+
+
+def _names_something(question: str, term: str) -> bool:
+    """Whether the question's word for ``term`` names a thing ("stdout", "Ansible") rather
+    than being an everyday word ("password", "nightly"). Only then does one record using it
+    say the question is about that record: in a team's fifty records, many everyday words
+    are used by one record only, and questions about other things use them too."""
+    said = [w for w in words(question) if term in terms(w)]
+    return not said or any(not is_common_word(w) for w in said)
 
 
 def own_terms(view: AdrView, key: str) -> Mapping[str, int]:

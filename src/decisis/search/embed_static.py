@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from decisis.errors import InvalidInput
 from decisis.search.embed_wordpiece import WordPieceTokenizer
 
-__all__ = ["FORMAT", "StaticEmbedder", "load_static_embedder"]
+__all__ = ["FORMAT", "StaticEmbedder", "is_common_word", "load_static_embedder"]
 
 FORMAT = "decisis-static/1"
 
@@ -70,6 +70,11 @@ class StaticEmbedder:
         """The table rows a text uses; unknown pieces are left out rather than averaged in."""
         unk = self._tokenizer.unk_id
         return np.fromiter((i for i in self._tokenizer.ids(text) if i != unk), dtype=np.int64)
+
+    def is_whole_piece(self, word: str) -> bool:
+        """Whether ``word`` is one piece of the vocabulary, not cut into several."""
+        ids = self._tokenizer.ids(word)
+        return len(ids) == 1 and ids[0] != self._tokenizer.unk_id
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """One unit row per text: the scale-weighted sum of its tokens' rows, normalised."""
@@ -124,3 +129,14 @@ def load_static_embedder(path: str | os.PathLike[str] | None = None) -> StaticEm
     if path is None:
         return _packaged()
     return StaticEmbedder.from_folder(Path(path))
+
+
+def is_common_word(word: str) -> bool:
+    """Whether ``word`` is an everyday English word: one piece of the shipped model's
+    WordPiece vocabulary (BERT uncased keeps the words common in English text whole, and
+    cuts names and terms of art into pieces: "password" is one piece, "stdout" three).
+    ``False`` when the shipped model cannot be read."""
+    try:
+        return _packaged().is_whole_piece(word)
+    except InvalidInput:
+        return False
