@@ -23,6 +23,10 @@ from decisis.adr.titles import replaced_in_title
         ("Decommission the Cloud Platform CLI tool", "the Cloud Platform CLI tool"),
         ("Remove load balancer tier", "load balancer tier"),
         ("Phase out   Heroku", "Heroku"),
+        ("Replacement of Kafka by SQS", "Kafka"),
+        ("Retirement of the old VPN", "the old VPN"),
+        ("A replacement for Concourse", "Concourse"),
+        ("Decommissioning Jenkins", "Jenkins"),
         ("Stop using 'Heroku' for previews", "Heroku"),
     ],
 )
@@ -54,6 +58,10 @@ def test_what_a_replacement_is_for(title: str, scope: str | None) -> None:
         "Migrate the orders database to Aurora",  # moves a thing, does not replace it
         "Replacement",
         "Multi-cluster",
+        "Dropdown component library",  # whole verbs only
+        "Removable media policy",
+        "Portal access from the office",
+        "Movement of data from S3",
         "",
     ],
 )

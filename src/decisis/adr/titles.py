@@ -33,15 +33,19 @@ _PATTERNS = (
     # "Migrate from Jenkins to GitHub Actions", "Move PublicAPI away from frontend-lb",
     # "Switch the build off Travis"
     re.compile(
-        r"\b(?:migrat|mov|switch|transition|port)\w*\b.*?\b(?:away\s+from|from|off(?:\s+of)?)"
+        r"\b(?:migrat(?:e|es|ed|ing|ion)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?"
+        r"|transition(?:s|ed|ing)?)\b.*?\b(?:away\s+from|from|off(?:\s+of)?)"
         r"\s+(?P<old>.+?)" + _NEW_SIDE + "$",
         re.IGNORECASE,
     ),
     # "Replace Kafka with SQS", "Retire Elasticsearch in favour of OpenSearch",
-    # "Decommission the Cloud Platform CLI tool", "Stop using Heroku"
+    # "Decommission the Cloud Platform CLI tool", "Removal of the proxy"; whole verbs only
+    # ("Dropdown component library", "Removable media" replace nothing)
     re.compile(
-        r"\b(?:replac|supersed|retir|deprecat|decomm?iss?ion|sunset|remov|drop)\w*"
-        r"\s+(?P<old>.+?)" + _NEW_SIDE + "$",
+        r"\b(?:replac(?:e|es|ed|ing)|supersed(?:e|es|ed|ing)|retir(?:e|es|ed|ing)"
+        r"|deprecat(?:e|es|ed|ing)|decomm?iss?ion(?:s|ed|ing)?|sunset(?:s|ting)?"
+        r"|remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|(?:replacement|retirement|removal"
+        r"|deprecation|decommissioning)\s+of|replacement\s+for)\s+(?P<old>.+?)" + _NEW_SIDE + "$",
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:phas\w*\s+out|stop\s+using)\s+(?P<old>.+?)" + _NEW_SIDE + "$", re.I),
