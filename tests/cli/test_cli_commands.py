@@ -267,3 +267,35 @@ def test_eval_lists_what_decisis_missed(cli: Cli, tmp_path: Path) -> None:
     table = cli("eval", str(questions), "--corpus", str(team), "--orders", "1", "--misses")
     assert table.exit_code == 0, table.output
     assert "right, by kind" in table.stdout and "b  1/1  team:002 x1" in table.stdout
+
+
+def test_ask_why_says_where_the_answer_started_and_which_links_it_took(
+    cli: Cli, tmp_path: Path
+) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-use-jenkins.md").write_text(
+        "# 1. Use Jenkins for builds\n\nDate: 2019-01-01\n\n## Status\n\nSuperseded by "
+        "[2](002-use-github-actions.md)\n\n## Decision\n\nWe run every build on Jenkins.\n",
+        encoding="utf-8",
+    )
+    (team / "002-use-github-actions.md").write_text(
+        "# 2. Use GitHub Actions\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nBuilds run as GitHub Actions workflows on hosted runners.\n",
+        encoding="utf-8",
+    )
+    assert cli("ingest", str(team)).exit_code == 0
+    question = "Do we still run our builds on Jenkins?"
+    plain = cli("ask", question).stdout
+    assert "why:" not in plain
+    lines = cli("ask", question, "--why").stdout.splitlines()
+    assert lines[: len(plain.splitlines())] == plain.splitlines()
+    why = lines[len(plain.splitlines()) :]
+    assert why[0].startswith("why: started at team:001 (its words #1"), why
+    assert "of the question's distinctive words" in why[0]
+    assert why[1:] == ["  team:001 -> team:002: status-line"]
+    evidence = cli.json("ask", question)["evidence"]
+    assert evidence["start"] == "team:001" and evidence["votes"]["terms"] == 1
+    assert 0.0 < evidence["coverage"] <= 1.0 and "cosine" in evidence
+    nothing = cli("ask", "What is the dress code for the summer party?", "--why").stdout
+    assert nothing.startswith("No decision on record") and "why:" not in nothing

@@ -72,6 +72,8 @@ class Answer:
     replaced: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     start: str | None = None
+    # why it started where it did: the best start's votes and how well it matched
+    evidence: dict[str, Any] = field(default_factory=dict)
 
     @functools.cached_property
     def tokens(self) -> int:
@@ -90,6 +92,7 @@ class Answer:
             "confidence": round(self.confidence, 4),
             "replaced": self.replaced,
             "notes": self.notes,
+            "evidence": self.evidence,
         }
 
 
@@ -137,7 +140,31 @@ def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
 
 def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
     text = f"No decision on record answers this ({why})."
-    return Answer(question, None, [], text, 0.0, notes=[why])
+    evidence = evidence_of(points) if points is not None else {}
+    return Answer(question, None, [], text, 0.0, notes=[why], evidence=evidence)
+
+
+def evidence_of(points: StartPoints, standing: str | None = None) -> dict[str, Any]:
+    """What made the best start the best, and how well it matches the question: its votes
+    (each voter's rank for it), the share of the question's distinctive weight and of its
+    subject it holds, its cosine (or that of where the walk ends, if closer), the words of
+    the subject only it uses, and a remembered question like this one."""
+    if not points.fused:
+        return {}
+    top = points.fused[0]
+    found: dict[str, Any] = {
+        "start": top.doc,
+        "votes": {name: int(rank) for name, rank in top.votes.items()},
+        "coverage": round(points.coverage.get(top.doc, 0.0), 4),
+        "subject": round(points.subject.get(top.doc, 0.0), 4),
+    }
+    if top.doc in points.vector_scores or standing in points.vector_scores:
+        found["cosine"] = round(meaning_cosine(points, standing), 4)
+    if points.held_only:
+        found["held_only"] = list(points.held_only)
+    if points.remembered is not None:
+        found["remembered"] = points.remembered
+    return found
 
 
 def _which_record(view: AdrView, question: str, keys: list[str]) -> Answer:
@@ -267,6 +294,7 @@ def decide(
         replaced,
         notes,
         start,
+        evidence_of(points, result.standing),
     )
 
 
