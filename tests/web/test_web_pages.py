@@ -39,6 +39,9 @@ def test_ask_then_correct_from_the_page(site: Site, page: Any) -> None:
     page.wait_for_url("**/ask?q=*")
     assert "GitHub Actions" in page.inner_text("#answer")
     assert page.inner_text("#standing") == "team:002"
+    page.click("#why summary")  # folded until asked for
+    why = page.inner_text("#why")
+    assert "started at team:001" in why and "team:001 -> team:002: status-line" in why, why
     page.fill("input[name=key]", "team:001")
     page.click("text=Correct")
     page.wait_for_url("**corrected=team%3A001*")

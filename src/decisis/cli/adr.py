@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from decisis.cli.state import get_state
 
-if TYPE_CHECKING:
-    from decisis.adr.answer import Answer
-
-__all__ = ["register", "why_lines"]
+__all__ = ["register"]
 
 
 def ingest(
@@ -37,38 +34,6 @@ def ingest(
         typer.echo(f"skipped {problem.path}: {problem.reason}", err=True)
 
 
-_VOTERS = {
-    "terms": "its words",
-    "fulltext": "full-text search",
-    "questions": "a corrected question",
-}
-
-
-def why_lines(answer: Answer) -> list[str]:
-    """Where the answer started and why, and each link it followed, for people (nothing
-    when it started nowhere: its text says why)."""
-    found = answer.evidence
-    if not found:
-        return []
-    if "named" in found["votes"]:
-        return [f"why: started at {found['start']}: the question names it", *_steps(answer)]
-    votes = ", ".join(f"{_VOTERS.get(name, name)} #{rank}" for name, rank in found["votes"].items())
-    held = f"; only it says {', '.join(found['held_only'])}" if found.get("held_only") else ""
-    cosine = f"; meaning {found['cosine']:.2f}" if "cosine" in found else ""
-    lines = [
-        f"why: started at {found['start']} ({votes}): it holds {found['coverage']:.0%} of the "
-        f"question's distinctive words and {found['subject']:.0%} of its subject{cosine}{held}"
-    ]
-    if found.get("remembered"):
-        lines.append(f'  a question like it was corrected before: "{found["remembered"]}"')
-    return lines + _steps(answer)
-
-
-def _steps(answer: Answer) -> list[str]:
-    """Each link the answer followed, and the rules that proposed it."""
-    return [f"  {s['key']} -> {s['by']}: {', '.join(s['rules'])}" for s in answer.replaced]
-
-
 def ask(
     ctx: typer.Context,
     question: Annotated[str, typer.Argument(help="The question, in words.")],
@@ -78,6 +43,7 @@ def ask(
 ) -> None:
     """What do we do about X today? The record that stands and what it replaced."""
     from decisis.adr.answer import ask as run
+    from decisis.adr.why import why_lines
 
     state = get_state(ctx)
     answer = run(state.graph, question)

@@ -136,13 +136,17 @@ def ask(
     corrected: str | None = None,
 ) -> str:
     from decisis.adr.answer import ask as run
+    from decisis.adr.why import why_lines
 
-    answer, ids = None, {}
+    answer, ids, why = None, {}, []
     if q.strip():
         with site.using() as graph:
             answer = run(graph, q)
             ids = _record_ids(graph, answer.chain)  # the answer and what it replaced
-    return render("ask.html", title="Ask", q=q, answer=answer, ids=ids, corrected=corrected)
+        why = why_lines(answer)
+    return render(
+        "ask.html", title="Ask", q=q, answer=answer, ids=ids, why=why, corrected=corrected
+    )
 
 
 @router.post("/ask/correct")

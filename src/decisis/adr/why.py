@@ -1,0 +1,39 @@
+"""Why an answer is what it is, in words for people: where it started, on what evidence, and
+the rules behind each link it followed (``decisis ask --why``, the web page's ask form)."""
+
+from __future__ import annotations
+
+from decisis.adr.answer import Answer
+
+__all__ = ["why_lines"]
+
+_VOTERS = {
+    "terms": "its words",
+    "fulltext": "full-text search",
+    "questions": "a corrected question",
+}
+
+
+def why_lines(answer: Answer) -> list[str]:
+    """Where the answer started and why, and each link it followed, for people (nothing
+    when it started nowhere: its text says why)."""
+    found = answer.evidence
+    if not found:
+        return []
+    if "named" in found["votes"]:
+        return [f"why: started at {found['start']}: the question names it", *_steps(answer)]
+    votes = ", ".join(f"{_VOTERS.get(name, name)} #{rank}" for name, rank in found["votes"].items())
+    held = f"; only it says {', '.join(found['held_only'])}" if found.get("held_only") else ""
+    cosine = f"; meaning {found['cosine']:.2f}" if "cosine" in found else ""
+    lines = [
+        f"why: started at {found['start']} ({votes}): it holds {found['coverage']:.0%} of the "
+        f"question's distinctive words and {found['subject']:.0%} of its subject{cosine}{held}"
+    ]
+    if found.get("remembered"):
+        lines.append(f'  a question like it was corrected before: "{found["remembered"]}"')
+    return lines + _steps(answer)
+
+
+def _steps(answer: Answer) -> list[str]:
+    """Each link the answer followed, and the rules that proposed it."""
+    return [f"  {s['key']} -> {s['by']}: {', '.join(s['rules'])}" for s in answer.replaced]
