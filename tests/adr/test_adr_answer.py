@@ -198,6 +198,21 @@ def test_a_word_only_the_record_uses_does_not_outvote_a_cosine_below_the_floor(
     assert (_should_abstain(points) is not None) is abstains
 
 
+def _others(write: WriteFn, last: tuple[int, str, str]) -> None:
+    """Records 0002-0004 of a small team beside the one a test is about: pod limits, DNS, and
+    ``last`` (number, title, decision)."""
+    for number, title, decision in [
+        (2, "Pod limits", "Every pod declares memory requests and limits."),
+        (3, "DNS", "Each service gets a DNS name under the platform's zone."),
+        last,
+    ]:
+        write(
+            f"000{number}-{title.lower().replace(' ', '-')}.md",
+            f"# {number}. {title}\n\nDate: 2020-0{number}-01\n\n## Status\n\nAccepted\n\n"
+            f"## Decision\n\n{decision}\n",
+        )
+
+
 def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
     write: WriteFn, team: Path, tmp_path: Path
 ) -> None:
@@ -209,16 +224,7 @@ def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
         "Application logs go to a hosted Elasticsearch cluster. Fluent Bit reads each "
         "container's stdout and stderr and ships them to it; teams search them in Kibana.\n",
     )
-    for number, title, decision in [
-        (2, "Pod limits", "Every pod declares memory requests and limits."),
-        (3, "DNS", "Each service gets a DNS name under the platform's zone."),
-        (4, "Search", "The public site's search runs on a managed search service."),
-    ]:
-        write(
-            f"000{number}-{title.lower().replace(' ', '-')}.md",
-            f"# {number}. {title}\n\nDate: 2020-0{number}-01\n\n## Status\n\nAccepted\n\n"
-            f"## Decision\n\n{decision}\n",
-        )
+    _others(write, (4, "Search", "The public site's search runs on a managed search service."))
     question = "Where can I search through the stdout my pods print?"
     with decisis.open(f"sqlite:///{tmp_path / 'only.db'}") as graph:
         ingest(graph, team)
@@ -240,16 +246,7 @@ def test_an_everyday_word_only_one_record_uses_does_not_outvote_a_low_cosine(
         "## Decision\n\nWe upgrade Kubernetes every quarter. The break-glass admin password "
         "is rotated after each upgrade.\n",
     )
-    for number, title, decision in [
-        (2, "Pod limits", "Every pod declares memory requests and limits."),
-        (3, "DNS", "Each service gets a DNS name under the platform's zone."),
-        (4, "Logging", "Fluent Bit ships every container's stdout to Elasticsearch."),
-    ]:
-        write(
-            f"000{number}-{title.lower().replace(' ', '-')}.md",
-            f"# {number}. {title}\n\nDate: 2020-0{number}-01\n\n## Status\n\nAccepted\n\n"
-            f"## Decision\n\n{decision}\n",
-        )
+    _others(write, (4, "Logging", "Fluent Bit ships every container's stdout to Elasticsearch."))
     question = "Which password manager should our engineers use?"
     with decisis.open(f"sqlite:///{tmp_path / 'everyday.db'}") as graph:
         ingest(graph, team)

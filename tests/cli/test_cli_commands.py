@@ -228,7 +228,8 @@ def test_log_prints_rule_entities_whole(cli: Cli, tmp_path: Path) -> None:
     assert all(rule in printed for rule in rules), printed
 
 
-def test_eval_lists_what_decisis_missed(cli: Cli, tmp_path: Path) -> None:
+def _jenkins_then_actions(tmp_path: Path) -> Path:
+    """A folder ``team`` of two records: 002 (GitHub Actions) replaces 001 (Jenkins)."""
     team = tmp_path / "team"
     team.mkdir()
     (team / "001-use-jenkins.md").write_text(
@@ -241,6 +242,11 @@ def test_eval_lists_what_decisis_missed(cli: Cli, tmp_path: Path) -> None:
         "## Decision\n\nBuilds run as GitHub Actions workflows on hosted runners.\n",
         encoding="utf-8",
     )
+    return team
+
+
+def test_eval_lists_what_decisis_missed(cli: Cli, tmp_path: Path) -> None:
+    team = _jenkins_then_actions(tmp_path)
     questions = tmp_path / "q.jsonl"
     rows = [
         {
@@ -272,18 +278,7 @@ def test_eval_lists_what_decisis_missed(cli: Cli, tmp_path: Path) -> None:
 def test_ask_why_says_where_the_answer_started_and_which_links_it_took(
     cli: Cli, tmp_path: Path
 ) -> None:
-    team = tmp_path / "team"
-    team.mkdir()
-    (team / "001-use-jenkins.md").write_text(
-        "# 1. Use Jenkins for builds\n\nDate: 2019-01-01\n\n## Status\n\nSuperseded by "
-        "[2](002-use-github-actions.md)\n\n## Decision\n\nWe run every build on Jenkins.\n",
-        encoding="utf-8",
-    )
-    (team / "002-use-github-actions.md").write_text(
-        "# 2. Use GitHub Actions\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
-        "## Decision\n\nBuilds run as GitHub Actions workflows on hosted runners.\n",
-        encoding="utf-8",
-    )
+    team = _jenkins_then_actions(tmp_path)
     assert cli("ingest", str(team)).exit_code == 0
     question = "Do we still run our builds on Jenkins?"
     plain = cli("ask", question).stdout
