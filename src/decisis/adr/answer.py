@@ -154,7 +154,7 @@ def evidence_of(points: StartPoints, standing: str | None = None) -> dict[str, A
     top = points.fused[0]
     found: dict[str, Any] = {
         "start": top.doc,
-        "votes": {name: int(rank) for name, rank in top.votes.items()},
+        "votes": dict(top.votes),
         "coverage": round(points.coverage.get(top.doc, 0.0), 4),
         "subject": round(points.subject.get(top.doc, 0.0), 4),
     }

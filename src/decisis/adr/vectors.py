@@ -179,7 +179,12 @@ def record_matrix(view: AdrView, graph: Graph | None = None) -> Any | None:
     """The vectors of ``view``'s records, one row each in the view's order, kept on the
     view (and, with ``graph``, in its store); ``None`` without an embedder or records."""
     embedder = _embedder()
-    if embedder is None or not view.records:
+    return None if embedder is None else _matrix(embedder, view, graph)
+
+
+def _matrix(embedder: Any, view: AdrView, graph: Graph | None) -> Any | None:
+    """``record_matrix`` with the embedder already in hand."""
+    if not view.records:
         return None
     matrix = view.cache.get("vectors")
     if matrix is None:
@@ -198,8 +203,8 @@ def similarities(
     cosine. With ``graph`` (the one ``view`` shows), record vectors are read from and
     kept in its store."""
     embedder = _embedder()
-    matrix = record_matrix(view, graph)
-    if embedder is None or matrix is None:
+    matrix = None if embedder is None else _matrix(embedder, view, graph)
+    if matrix is None:
         return {}
     keys = list(view.records)
     query = _query_vector(embedder, view, question)
