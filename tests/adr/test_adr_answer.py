@@ -12,7 +12,7 @@ from decisis.adr.answer import ABSTAIN_COSINE, Answer, ask, prepare
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
-from decisis.adr.start import start_points
+from decisis.adr.start import StartPoints, start_points
 from decisis.adr.view import view_of
 
 WriteFn = Callable[[str, str | bytes], Path]
@@ -213,6 +213,13 @@ def _others(write: WriteFn, last: tuple[int, str, str]) -> None:
         )
 
 
+def _started(team: Path, tmp_path: Path, question: str) -> tuple[StartPoints, Answer]:
+    """``team`` ingested into a new SQLite graph: where ``question`` starts, and its answer."""
+    with decisis.open(f"sqlite:///{tmp_path / 'started.db'}") as graph:
+        ingest(graph, team)
+        return start_points(graph, view_of(graph), question), ask(graph, question)
+
+
 def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
     write: WriteFn, team: Path, tmp_path: Path
 ) -> None:
@@ -225,14 +232,13 @@ def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
         "container's stdout and stderr and ships them to it; teams search them in Kibana.\n",
     )
     _others(write, (4, "Search", "The public site's search runs on a managed search service."))
-    question = "Where can I search through the stdout my pods print?"
-    with decisis.open(f"sqlite:///{tmp_path / 'only.db'}") as graph:
-        ingest(graph, team)
-        points = start_points(graph, view_of(graph), question)
-        assert points.fused[0].doc == "team:0001"
-        assert points.held_only == ["stdout"]
-        assert points.vector_scores["team:0001"] < ABSTAIN_COSINE  # the veto it outvotes
-        assert ask(graph, question).answer == "team:0001"
+    points, answer = _started(
+        team, tmp_path, "Where can I search through the stdout my pods print?"
+    )
+    assert points.fused[0].doc == "team:0001"
+    assert points.held_only == ["stdout"]
+    assert points.vector_scores["team:0001"] < ABSTAIN_COSINE  # the veto it outvotes
+    assert answer.answer == "team:0001"
 
 
 def test_an_everyday_word_only_one_record_uses_does_not_outvote_a_low_cosine(
@@ -247,14 +253,11 @@ def test_an_everyday_word_only_one_record_uses_does_not_outvote_a_low_cosine(
         "is rotated after each upgrade.\n",
     )
     _others(write, (4, "Logging", "Fluent Bit ships every container's stdout to Elasticsearch."))
-    question = "Which password manager should our engineers use?"
-    with decisis.open(f"sqlite:///{tmp_path / 'everyday.db'}") as graph:
-        ingest(graph, team)
-        points = start_points(graph, view_of(graph), question)
-        assert points.fused[0].doc == "team:0001"
-        assert points.vector_scores["team:0001"] < ABSTAIN_COSINE
-        assert points.held_only == []  # "password" is one piece of the model's vocabulary
-        assert ask(graph, question).answer is None
+    points, answer = _started(team, tmp_path, "Which password manager should our engineers use?")
+    assert points.fused[0].doc == "team:0001"
+    assert points.vector_scores["team:0001"] < ABSTAIN_COSINE
+    assert points.held_only == []  # "password" is one piece of the model's vocabulary
+    assert answer.answer is None
 
 
 def test_a_start_far_in_meaning_does_not_veto_a_close_record_it_walks_to() -> None:
