@@ -133,8 +133,13 @@ def test_a_decided_subject_is_not_left_open(write: WriteFn, team: Path) -> None:
             "Jenkins agents stay rather than a hosted service, as they are cheaper.",
             "Teams mostly read logs in the terminal rather than open Jenkins to look at them.",
         ),
+        (  # a sentence denying a replacement names nothing replaced
+            "Build caching is complementary, not a replacement for Jenkins. It doesn't "
+            "replace Jenkins agents either.",
+            "Jenkins will be replaced by hosted runners.",
+        ),
     ],
-    ids=["only-weighs", "too-far", "rather-than"],
+    ids=["only-weighs", "too-far", "rather-than", "denied"],
 )
 def test_names_replaced_reads_sentences_that_replace_what_they_name(
     write: WriteFn, team: Path, passed_over: str, named: str
@@ -279,3 +284,36 @@ def test_a_short_record_names_its_subject_fewer_times(
     write("002-use-sqs.md", _record(2, "Use SQS for order events", "2023-03-01", new))
     expected = [("team:001", "team:002")] if linked else []
     assert _proposals(team, "names-replaced") == expected
+
+
+def _small_folder_naming(write: WriteFn, word: str) -> None:
+    """A folder of eighteen records, six of which use ``word``: too many for the folder's
+    own counts to call it rare (at most two here)."""
+    _filler(write)
+    for n in range(4):
+        aside = f"Note {n}: the {word} team reviewed this."
+        write(f"2{n:02}-aside.md", _record(20 + n, f"Aside {n}", "2019-03-01", aside))
+
+
+@pytest.mark.parametrize(("word", "linked"), [("Concourse", True), ("Platform", False)])
+def test_in_a_small_folder_a_name_may_be_a_subject_that_an_everyday_word_may_not(
+    write: WriteFn, team: Path, word: str, linked: bool
+) -> None:
+    """A team's own tool is in many of its few records; a name that English seldom uses
+    ("Concourse") is still what a record decided about, an everyday word used as often
+    ("platform") is not."""
+    _small_folder_naming(write, word)
+    old = f"{word} runs our builds. {word} jobs live in the repo. {word} agents are ours."
+    write("030-builds.md", _record(30, f"Use {word}", "2019-06-01", old))
+    new = f"We will decommission our {word} pipelines once the move is done."
+    write("031-hosted-actions.md", _record(31, "Use hosted actions", "2022-01-01", new))
+    expected = [("team:030", "team:031")] if linked else []
+    assert _proposals(team, "names-replaced") == expected
+
+
+def test_in_a_small_folder_a_turned_down_name_is_still_rare(write: WriteFn, team: Path) -> None:
+    _small_folder_naming(write, "Nomad")
+    own = "We run it ourselves rather than using Nomad, for now."
+    write("030-own-cluster.md", _record(30, "Run our own cluster", "2019-06-01", own))
+    write("031-use-nomad.md", _record(31, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
+    assert _proposals(team, "chooses-turned-down") == [("team:030", "team:031")]

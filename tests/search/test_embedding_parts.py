@@ -84,3 +84,15 @@ def test_common_words_are_one_piece_of_the_shipped_vocabulary(word: str, common:
     from decisis.search.embed_static import is_common_word
 
     assert is_common_word(word) is common
+
+
+@pytest.mark.parametrize(
+    ("word", "common"),
+    [("policy", True), ("provision", True), ("concourse", False), ("stdout", False)],
+)
+def test_among_the_most_common_words_is_a_rank_of_the_vocabulary(word: str, common: bool) -> None:
+    """Whole words are listed roughly by how often English uses them: "concourse" is one
+    piece, but far down the list."""
+    from decisis.search.embed_static import is_common_word
+
+    assert is_common_word(word, among=10_000) is common

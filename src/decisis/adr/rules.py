@@ -38,8 +38,9 @@ from decisis.adr.records import AdrRecord, AdrStatus, Link
 from decisis.adr.titles import replaced_in_title
 from decisis.errors import InvalidInput
 from decisis.model import LinkState
+from decisis.search.embed_static import is_common_word
 from decisis.search.terms import TermIndex, term_counts, term_sequence
-from decisis.search.text import terms
+from decisis.search.text import terms, words
 
 __all__ = [
     "FunctionRule",
@@ -318,9 +319,11 @@ _DROP_WORDS = re.compile(
     re.IGNORECASE,
 )
 # ... unless the sentence only weighs it: "there's a case for switching to that, if it is
-# adopted", "it's not clear what will replace them, but X is a possibility".
+# adopted", "it's not clear what will replace them, but X is a possibility", or denies it:
+# "complementary hardening, not a replacement for the KMS policy controls".
 _HEDGE = re.compile(
-    r"\b(?:if|could|might|may|would|possib\w*|a\s+case\s+for|not\s+clear|option)\b",
+    r"\b(?:if|could|might|may|would|possib\w*|a\s+case\s+for|not\s+clear|option"
+    r"|(?:not|never)\s+(?:an?\s+|the\s+)?replac\w*)\b|n't\s+replac",
     re.IGNORECASE,
 )
 SUBJECT_MAX_SHARE = 0.08  # a subject term is in at most this share of the records
@@ -328,18 +331,55 @@ SUBJECT_MIN_MENTIONS = 3  # ... and the old record's text names it this often,
 SUBJECT_WORDS_PER_MENTION = 100  # ... or once per this many words of a shorter record
 
 
-def _subject_limit(ctx: RuleContext) -> int:
-    """How many records a subject term may be in (``SUBJECT_MAX_SHARE``, at least two)."""
-    return max(2, int(SUBJECT_MAX_SHARE * ctx.index.size))
+# A word that English text seldom uses ("Concourse", "Elasticsearch", "live-1"): the shipped
+# vocabulary cuts it into pieces or lists it after this row ("policy" is row 2,350,
+# "provision" 8,354, "concourse" 27,578).
+NAME_RANK = 10_000
+# A small folder's own counts cannot tell a team's tool (the Cloud Platform's 49 records
+# name Concourse in nine) from an everyday word it uses as often ("platform"); English
+# can. A name's share of the records is counted as if there were at least this many.
+NAME_MIN_RECORDS = 125
+_INFLECTION = re.compile(r"(?:e?s|e?d|ing)$")
+
+
+def _is_name(word: str) -> bool:
+    """Whether ``word`` is a name that English text seldom uses: neither it nor the word
+    without an inflection ("provisioned": "provision") is among the vocabulary's first
+    ``NAME_RANK`` rows."""
+    return not any(
+        is_common_word(form, among=NAME_RANK) for form in {word, _INFLECTION.sub("", word)}
+    )
+
+
+def _limit(ctx: RuleContext, share: float, *, name: bool = False) -> int:
+    """How many records a term may be in to count as rare: ``share`` of them, at least two,
+    and for a name (``_is_name``) ``share`` of at least ``NAME_MIN_RECORDS``."""
+    size = max(ctx.index.size, NAME_MIN_RECORDS) if name else ctx.index.size
+    return max(2, int(share * size))
+
+
+def _rare_terms(ctx: RuleContext, text: str, share: float) -> set[str]:
+    """The terms of ``text`` in at most ``share`` of the records (see ``_limit``); names
+    are looked up only where their looser limit can matter (folders under
+    ``NAME_MIN_RECORDS``), so large ingests never tokenise a word for it."""
+    limit, name_limit = _limit(ctx, share), _limit(ctx, share, name=True)
+    held = {t: len(ctx.index.postings.get(t, ())) for t in term_counts(text)}
+    rare = {t for t, n in held.items() if 0 < n <= limit}
+    if any(limit < n <= name_limit for n in held.values()):
+        rare |= {
+            t
+            for w in words(text)
+            if _is_name(w)
+            for t in terms(w)
+            if limit < held.get(t, 0) <= name_limit
+        }
+    return rare
 
 
 def _title_subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The rare words of a record's title: what the record decided about (``concourse``)."""
-    limit = _subject_limit(ctx)
     return {
-        t
-        for t in term_counts(record.title)
-        if 0 < len(ctx.index.postings.get(t, ())) <= limit and not _DROP_WORDS.search(t)
+        t for t in _rare_terms(ctx, record.title, SUBJECT_MAX_SHARE) if not _DROP_WORDS.search(t)
     }
 
 
@@ -348,7 +388,7 @@ def _subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     a two-word title the record writes together (``_phrase_subjects``)."""
     rare = _title_subjects(ctx, record)
     if not rare:  # the body is counted only when it can matter: most of the time is there
-        return _phrase_subjects(ctx, record, _subject_limit(ctx))
+        return _phrase_subjects(ctx, record, _limit(ctx, SUBJECT_MAX_SHARE))
     body = term_counts(record.body)
     # A record of a few lines ("Chosen option: Kafka") names its subject once or twice (no
     # link of the shared corpus or of bench/bench_rules.py's synthetic one moves for it).
@@ -510,7 +550,6 @@ TURNED_DOWN_MAX_SHARE = 0.2  # ... and those of them in at most this share of th
 def _turned_down(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The names ``record`` turned down ("rather than using EKS": ``eks``): words written
     as names (capitalised, or with digits) that few records use."""
-    limit = max(2, int(TURNED_DOWN_MAX_SHARE * ctx.index.size))
     out: set[str] = set()
     for match in _TURNED_DOWN.finditer(record.body):
         named = [
@@ -518,9 +557,7 @@ def _turned_down(ctx: RuleContext, record: AdrRecord) -> set[str]:
             for w in match.group(1).split()[:TURNED_DOWN_WORDS]
             if w[:1].isupper() or any(c.isdigit() for c in w)
         ]
-        out |= {
-            t for t in terms(" ".join(named)) if 0 < len(ctx.index.postings.get(t, ())) <= limit
-        }
+        out |= _rare_terms(ctx, " ".join(named), TURNED_DOWN_MAX_SHARE)
     return out
 
 
@@ -577,7 +614,7 @@ DEFERRED_SPAN = 60  # ... within this many characters of it, in its sentence
 def _deferred(ctx: RuleContext, record: AdrRecord) -> set[str]:
     """The terms of what ``record`` leaves to be decided later ("with future consideration of
     auto-scaling": ``scale``): the words next to the phrase that few records use."""
-    limit = max(2, int(TURNED_DOWN_MAX_SHARE * ctx.index.size))
+    limit = _limit(ctx, TURNED_DOWN_MAX_SHARE)
     body = record.body
     named: list[str] = []
     for match in _DEFERRED_AFTER.finditer(body):

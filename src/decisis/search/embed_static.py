@@ -71,10 +71,15 @@ class StaticEmbedder:
         unk = self._tokenizer.unk_id
         return np.fromiter((i for i in self._tokenizer.ids(text) if i != unk), dtype=np.int64)
 
-    def is_whole_piece(self, word: str) -> bool:
-        """Whether ``word`` is one piece of the vocabulary, not cut into several."""
+    def is_whole_piece(self, word: str, *, within: int | None = None) -> bool:
+        """Whether ``word`` is one piece of the vocabulary, not cut into several (and, with
+        ``within``, one of its first ``within`` rows)."""
         ids = self._tokenizer.ids(word)
-        return len(ids) == 1 and ids[0] != self._tokenizer.unk_id
+        return (
+            len(ids) == 1
+            and ids[0] != self._tokenizer.unk_id
+            and (within is None or ids[0] < within)
+        )
 
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """One unit row per text: the scale-weighted sum of its tokens' rows, normalised."""
@@ -131,12 +136,14 @@ def load_static_embedder(path: str | os.PathLike[str] | None = None) -> StaticEm
     return StaticEmbedder.from_folder(Path(path))
 
 
-def is_common_word(word: str) -> bool:
+def is_common_word(word: str, *, among: int | None = None) -> bool:
     """Whether ``word`` is an everyday English word: one piece of the shipped model's
     WordPiece vocabulary (BERT uncased keeps the words common in English text whole, and
     cuts names and terms of art into pieces: "password" is one piece, "stdout" three).
-    ``False`` when the shipped model cannot be read."""
+    With ``among``, only one of its first ``among`` rows: the vocabulary lists whole words
+    roughly by how often English text uses them ("policy" is row 2,350, "concourse"
+    27,578). ``False`` when the shipped model cannot be read."""
     try:
-        return _packaged().is_whole_piece(word)
+        return _packaged().is_whole_piece(word, within=among)
     except InvalidInput:
         return False
