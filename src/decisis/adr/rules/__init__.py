@@ -1,0 +1,109 @@
+"""Link rules: each proposes ``old -> new`` supersession links between records, with evidence.
+
+A rule is a name, a Beta prior on how often its links are right, and a ``propose``
+function over the records of one ingest. The built-in rules are registered with
+``register`` like any team's own::
+
+    status-line     a status line names the replacement ("Superseded by [036](036-x.md)")
+                    -> state ``stated``; everything else is ``candidate``
+    moves-on        an old record's body says the team moves on to a linked later record
+    cites-replaced  a new record cites an older one next to replace / migrate / instead of /
+                    supersede / deprecate / in favour of
+    chooses-turned-down  a later record decides for what an earlier one turned down
+                    ("rather than using EKS" -> a record titled "EKS")
+    decides-deferred  a later record decides what an earlier one left to be decided ("with
+                    future consideration of auto-scaling" -> "Use Karpenter for scaling"):
+                    a partial link, the rest of the earlier record still stands
+    title-replaces  a later record's title says what of an earlier one it replaces ("Replace
+                    Kafka with SQS" -> the record titled "Use Kafka for order events")
+    same-question   a later record of the same folder decides the same question: similar
+                    distinctive terms and title, each among the other's closest
+
+The shared parts are in ``base``; the built-in rules in ``cited`` (status-line, moves-on,
+cites-replaced), ``named`` (names-replaced, title-replaces, with ``subjects``: what a record
+decided about), ``decided_later`` (chooses-turned-down, decides-deferred) and ``similar``
+(same-question).
+
+A link's trust is its rule's Beta mean ``s / (s + f)``; its cost for a walk is
+``-log(trust)``. Corrections move the counts (see ``decisis.adr.corrections``).
+"""
+
+from __future__ import annotations
+
+from decisis.adr.rules.base import (
+    FunctionRule,
+    LinkRule,
+    Proposal,
+    RuleContext,
+    Trust,
+    get_rule,
+    propose_links,
+    register,
+    rules,
+)
+from decisis.adr.rules.cited import cites_replaced, moves_on, status_line
+from decisis.adr.rules.decided_later import chooses_turned_down, decides_deferred
+from decisis.adr.rules.named import names_replaced, title_replaces
+from decisis.adr.rules.similar import same_question
+
+__all__ = [
+    "FunctionRule",
+    "LinkRule",
+    "Proposal",
+    "RuleContext",
+    "Trust",
+    "get_rule",
+    "propose_links",
+    "register",
+    "rules",
+]
+
+
+for _rule in (
+    FunctionRule(
+        "status-line", Trust(9.0, 1.0), "a status line names the replacement", status_line
+    ),
+    FunctionRule(
+        "moves-on",
+        Trust(3.0, 2.0),
+        "an old record says the team moves on to a later one",
+        moves_on,
+    ),
+    FunctionRule(
+        "cites-replaced",
+        Trust(3.0, 2.0),
+        "a new record cites an older one next to a replacement word",
+        cites_replaced,
+    ),
+    FunctionRule(
+        "names-replaced",
+        Trust(3.0, 2.0),
+        "a new record names what an older one decided next to a replacement word",
+        names_replaced,
+    ),
+    FunctionRule(
+        "chooses-turned-down",
+        Trust(3.0, 2.0),
+        "a later record decides for what an earlier one turned down",
+        chooses_turned_down,
+    ),
+    FunctionRule(
+        "decides-deferred",
+        Trust(3.0, 2.0),
+        "a later record decides what an earlier one left to be decided",
+        decides_deferred,
+    ),
+    FunctionRule(
+        "title-replaces",
+        Trust(3.0, 2.0),
+        "a later record's title names what of an earlier one it replaces",
+        title_replaces,
+    ),
+    FunctionRule(
+        "same-question",
+        Trust(2.0, 3.0),
+        "a later record of the same folder decides the same question",
+        same_question,
+    ),
+):
+    register(_rule)

@@ -1,0 +1,72 @@
+"""Rules reading the links a record writes to another: its status line, "we move on to [x]",
+"this replaces [ADR-12]"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from decisis.adr.records import AdrRecord, AdrStatus, Link
+from decisis.adr.rules.base import Proposal, RuleContext
+from decisis.model import LinkState
+
+_REPLACED_STATUSES = {
+    AdrStatus.SUPERSEDED,
+    AdrStatus.AMENDED,
+    AdrStatus.REJECTED,
+    AdrStatus.DEPRECATED,
+}
+_MOVE_ON_VERBS = {"move on", "move away", "supersede", "replace", "deprecate", "retire", "obsolete"}
+_CITE_VERBS = {
+    "replace",
+    "migrate",
+    "instead of",
+    "supersede",
+    "deprecate",
+    "in favour of",
+    "move away",
+    "switch",
+}
+
+
+def _targets(record: AdrRecord, kind: str) -> Iterator[tuple[Link, str]]:
+    for link in record.links:
+        if link.kind == kind and link.target_key and link.target_key != record.key:
+            yield link, link.target_key
+
+
+def status_line(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for link, target in _targets(record, "status"):
+            partial = record.status is AdrStatus.AMENDED or "amend" in link.verbs
+            if link.role == "predecessor":
+                yield Proposal(
+                    target, record.key, "status-line", LinkState.STATED, link.context, partial
+                )
+            elif link.role == "successor" or record.status in _REPLACED_STATUSES:
+                yield Proposal(
+                    record.key, target, "status-line", LinkState.STATED, link.context, partial
+                )
+
+
+def moves_on(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for link, target in _targets(record, "body"):
+            other = ctx.by_key.get(target)
+            forward = link.role in ("successor", "destination") or (
+                link.role is None and bool(_MOVE_ON_VERBS & set(link.verbs))
+            )
+            if other is not None and forward and ctx.later(record, other):
+                yield Proposal(record.key, target, "moves-on", LinkState.CANDIDATE, link.context)
+
+
+def cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
+    for record in ctx.records:
+        for link, target in _targets(record, "body"):
+            other = ctx.by_key.get(target)
+            backward = link.role == "predecessor" or (
+                link.role is None and bool(_CITE_VERBS & set(link.verbs))
+            )  # a "destination" ("the migration to EKS") was adopted, not replaced
+            if other is not None and backward and ctx.later(other, record):
+                yield Proposal(
+                    target, record.key, "cites-replaced", LinkState.CANDIDATE, link.context
+                )

@@ -1,0 +1,140 @@
+"""Rules finding a later record that names an earlier one's subject as replaced, in a
+sentence (``names-replaced``) or in its title (``title-replaces``)."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+
+from decisis.adr.rules.base import Proposal, RuleContext
+from decisis.adr.rules.subjects import DROP_WORDS, record_subjects, title_subjects
+from decisis.adr.titles import replaced_in_title
+from decisis.model import LinkState
+from decisis.search.terms import term_counts, term_sequence
+from decisis.search.text import terms
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*[-*+]?\s*|\n")
+# A sentence with a replacement word (``DROP_WORDS``) names nothing replaced when it only
+# weighs it ("there's a case for switching to that, if it is adopted", "it's not clear what
+# will replace them, but X is a possibility") or denies it ("complementary hardening, not a
+# replacement for the KMS policy controls").
+_HEDGE = re.compile(
+    r"\b(?:if|could|might|may|would|possib\w*|a\s+case\s+for|not\s+clear|option"
+    r"|(?:not|never)\s+(?:an?\s+|the\s+)?replac\w*)\b|n't\s+replac",
+    re.IGNORECASE,
+)
+
+
+NAMED_WITHIN = 4  # words between a replacement word and the subject it names, at most
+SAME_WORD_PREFIX = 5  # letters two forms of a word share at least ("manager", "management")
+
+
+def _phrase_named(phrase: str, pairs: Iterable[tuple[str, str]], near: set[str]) -> bool:
+    """Whether a sentence (its adjacent ``pairs`` of terms) writes the two-word subject
+    ``phrase`` among the words ``near`` its replacement word, its first word also in
+    another form that stemming keeps apart ("decommission our management cluster" names
+    "manager cluster")."""
+    first, second = phrase.split()
+    return any(b == second and b in near and a in near and _same_word(a, first) for a, b in pairs)
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or (
+        min(len(a), len(b)) >= SAME_WORD_PREFIX and a[:SAME_WORD_PREFIX] == b[:SAME_WORD_PREFIX]
+    )
+
+
+def _near_drop_words(sentence: str) -> set[str]:
+    """The terms of the words at most ``NAMED_WITHIN`` words from a word saying something
+    gives way ("decommission our Concourse pipelines", "ElasticSearch due for retirement"):
+    what the sentence says is replaced, not what it mentions further off ("by introducing
+    Lambda, we ... treat the infrastructure as standard and replaceable")."""
+    drops = [(m.start(), m.end()) for m in DROP_WORDS.finditer(sentence)]
+    if not drops:
+        return set()
+    spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
+    starts, ends = [a for a, _ in spans], [b for _, b in spans]
+    takes_over = [m.span() for m in _NEW_BEFORE.finditer(sentence)]
+    near: set[str] = set()
+    for start, end in drops:
+        first = bisect.bisect_right(ends, start)  # the word the replacement word begins in
+        last = max(first, bisect.bisect_left(starts, end) - 1)  # ... and the one it ends in
+        # "the ELBs as its replacement", "replaced by X", "migrating to X": X is the new
+        # thing, so only what the other side names was replaced
+        before = not any(a <= start < b for a, b in takes_over) and not _OLD_AFTER.match(
+            sentence, start
+        )  # "X rather than Y", "X instead of Y": only Y gives way
+        after = not _NEW_AFTER.match(sentence, start)
+        low = max(0, first - NAMED_WITHIN - 1) if before else first
+        high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
+        for a, b in spans[low:high]:
+            near.update(terms(sentence[a:b]))
+    return near
+
+
+_NEW_BEFORE = re.compile(r"\bas\s+(?:its|their|the|a|an|our)\s+replacement", re.IGNORECASE)
+_NEW_AFTER = re.compile(
+    r"(?:replac|migrat|mov|switch)\w*\s+(?:(?:by|with|to|over\s+to|on\s+to)\b)", re.IGNORECASE
+)
+_OLD_AFTER = re.compile(r"(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
+_SENTENCE_WORD = re.compile(r"[^\s]+")
+
+
+def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
+    all_subjects = {r.key: record_subjects(ctx, r) for r in ctx.records}
+    for record in ctx.records:
+        # A sentence is part of the body, between non-word characters: one naming a
+        # replacement means the body does.
+        if not DROP_WORDS.search(record.body):
+            continue
+        earlier = [r for r in ctx.written_before(record) if all_subjects[r.key]]
+        if not earlier:
+            continue
+        own = term_counts(record.title).keys()
+        subjects = {r.key: all_subjects[r.key] - own for r in earlier}
+        phrases = {key: [p for p in found if " " in p] for key, found in subjects.items()}
+        reads_pairs = any(phrases.values())  # two-word subjects are rare: pairs only for them
+        for sentence in _SENTENCE.split(record.body):
+            near = _near_drop_words(sentence)  # empty without a replacement word
+            if not near or _HEDGE.search(sentence):
+                continue
+            pairs = list(itertools.pairwise(term_sequence(sentence))) if reads_pairs else []
+            for other in earlier:
+                named = subjects[other.key] & near
+                named |= {p for p in phrases[other.key] if _phrase_named(p, pairs, near)}
+                if named:
+                    evidence = (
+                        f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"
+                    )
+                    yield Proposal(
+                        other.key, record.key, "names-replaced", LinkState.CANDIDATE, evidence
+                    )
+
+
+def title_replaces(ctx: RuleContext) -> Iterator[Proposal]:
+    """A record whose title names what gives way ("Replace Kafka with SQS", "Mongo
+    replacement by DocumentDB") replaces each earlier record of its folder whose title's
+    rare words it names there, and when the title says what for ("… for order events"),
+    whose title says so too. The title is the decision in a line, so the subject need not
+    be repeated in the old record's body as ``names-replaced`` asks of a sentence."""
+    subjects: dict[str, set[str]] = {}  # each earlier record's, read once
+    for record in ctx.records:
+        said = replaced_in_title(record.title)
+        if said is None:
+            continue
+        named_words = set(term_counts(said.old))
+        scope = set(term_counts(said.scope)) if said.scope else set()
+        for other in ctx.written_before(record):
+            found = subjects.get(other.key)
+            if found is None:
+                found = subjects[other.key] = title_subjects(ctx, other)
+            named = found & named_words
+            if scope and named and not scope & term_counts(other.title).keys():
+                continue
+            if named:
+                evidence = f"title names {', '.join(sorted(named))} as replaced: {record.title}"
+                yield Proposal(
+                    other.key, record.key, "title-replaces", LinkState.CANDIDATE, evidence
+                )
