@@ -299,6 +299,38 @@ def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
     assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:047"
 
 
+def test_a_record_closer_in_meaning_answers_for_the_part_it_took_over(
+    tmp_path: Path, corpus: Path
+) -> None:
+    """Ingested alone, the Cloud Platform's folder scores words by its own counts, and the
+    Karpenter record matches a question on the Cluster Autoscaler below
+    ``PARTIAL_RELEVANCE_MIN`` of the EKS record; it is closer to it in meaning, so the
+    question is about the part it took over. The control-plane question still is not."""
+    with decisis.open(f"sqlite:///{tmp_path / 'cp.db'}") as g:
+        ingest(g, corpus / "cloud-platform")
+        autoscaler = ask(g, "Will the Cluster Autoscaler run on our new clusters?")
+        assert autoscaler.chain == ["cloud-platform:022", "cloud-platform:047"]
+        assert ask(g, CONTROL_PLANE).answer == "cloud-platform:022"
+
+
+@pytest.mark.parametrize(
+    ("match", "meaning", "about"),
+    [
+        (0.7, {}, True),  # words alone, nearly as well as the best
+        (0.6, {"old": 0.5, "new": 0.55}, True),
+        (0.6, {"old": 0.5, "new": 0.45}, False),  # farther in meaning than the older record
+        (0.6, {"old": 0.5}, False),  # no cosine for the newer record
+        (0.3, {"old": 0.5, "new": 0.9}, False),  # below RELEVANCE_MIN whatever its meaning
+    ],
+)
+def test_a_question_is_about_the_part_by_words_or_by_meaning(
+    match: float, meaning: dict[str, float], about: bool
+) -> None:
+    from decisis.adr.walk import _about_the_part
+
+    assert _about_the_part(match, meaning, "old", "new") is about
+
+
 def test_a_confirmed_partial_link_still_speaks_only_for_its_part(
     tmp_path: Path, corpus: Path
 ) -> None:

@@ -268,7 +268,15 @@ def decide(
     # the question's words match.
     whole = "named" in votes
     result = (
-        walk(view, start, points.relevance, threshold, graph=graph, whole=whole)
+        walk(
+            view,
+            start,
+            points.relevance,
+            threshold,
+            graph=graph,
+            whole=whole,
+            meaning=points.vector_scores,
+        )
         if walk_links
         else Walk([start])
     )
