@@ -294,3 +294,13 @@ def test_ask_why_says_where_the_answer_started_and_which_links_it_took(
     assert 0.0 < evidence["coverage"] <= 1.0 and "cosine" in evidence
     nothing = cli("ask", "What is the dress code for the summer party?", "--why").stdout
     assert nothing.startswith("No decision on record") and "why:" not in nothing
+
+
+def test_ingest_of_a_folder_without_records_says_what_it_reads(cli: Cli, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("Decided to use Jenkins.\n")
+    result = cli("ingest", str(folder))
+    assert result.exit_code == 0, result.output
+    assert "0 added" in result.stdout
+    assert f"no ADR files in {folder}" in result.stderr and ".md" in result.stderr

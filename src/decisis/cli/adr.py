@@ -32,6 +32,13 @@ def ingest(
     )
     for problem in report.problems:
         typer.echo(f"skipped {problem.path}: {problem.reason}", err=True)
+    if not (report.added or report.updated or report.unchanged or report.problems):
+        typer.echo(
+            f"no ADR files in {', '.join(str(f) for f in folders)}: decisis reads Markdown "
+            "files (.md, .markdown) named with a number (0007-use-x.md) or holding a "
+            "record's title and status",
+            err=True,
+        )
 
 
 def ask(
