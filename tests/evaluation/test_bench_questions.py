@@ -22,7 +22,9 @@ def keys() -> set[str]:
         return set(view_of(g).records)
 
 
-@pytest.mark.parametrize("name", ["questions-fresh.jsonl", "questions-indep.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["questions-fresh.jsonl", "questions-indep.jsonl", "questions-blind.jsonl"]
+)
 def test_every_named_key_is_a_record(name: str, keys: set[str]) -> None:
     questions = load_questions(ROOT / "bench" / name)
     assert len({q.id for q in questions}) == len(questions)
