@@ -23,7 +23,13 @@ def keys() -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "name", ["questions-fresh.jsonl", "questions-indep.jsonl", "questions-blind.jsonl"]
+    "name",
+    [
+        "questions-fresh.jsonl",
+        "questions-indep.jsonl",
+        "questions-blind.jsonl",
+        "questions-blind2.jsonl",
+    ],
 )
 def test_every_named_key_is_a_record(name: str, keys: set[str]) -> None:
     questions = load_questions(ROOT / "bench" / name)

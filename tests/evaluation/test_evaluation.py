@@ -70,6 +70,39 @@ def test_tuning_picks_the_plateau_and_holds_topics_out() -> None:
     assert right == 1.0 and outdated == 0.0
 
 
+def test_tuning_holds_out_folds_of_topics() -> None:
+    from decisis.evaluation.tune import Case, Setting, held_out
+
+    def case(topic: str, expected: str | None, answer: str, coverage: float) -> Case:
+        return Case(Question(topic, "q?", expected, topic=topic), answer, coverage, None, False)
+
+    # Two answerable topics and two out-of-scope ones; every second topic in sorted order
+    # makes a fold ({a, c} and {b, d}), so each holds one of each: each fold's threshold is
+    # chosen on the other and answers its own questions right.
+    table = {
+        Setting(0.0, 0.0, 0.05): [
+            case("a", "t:1", "t:1", 0.9),
+            case("b", "t:2", "t:2", 0.8),
+            case("c", None, "t:3", 0.1),
+            case("d", None, "t:4", 0.15),
+        ]
+    }
+    assert held_out(table, ["a", "b", "c", "d"], folds=2) == (1.0, 0.0)
+    # One fold holding every topic leaves nothing to choose on: one topic at a time instead.
+    assert held_out(table, ["a", "b", "c", "d"], folds=1) == held_out(table, ["a", "b", "c", "d"])
+
+
+def test_pooled_files_keep_their_topics_apart(tmp_path: Path) -> None:
+    from decisis.evaluation.tune import pooled
+
+    line = '{"id": "%s", "question": "q?", "expected": null, "topic": "shared"}\n'
+    (tmp_path / "one.jsonl").write_text(line % "a")
+    (tmp_path / "two.jsonl").write_text(line % "b" + line.replace('"shared"', '""') % "c")
+    questions = pooled([tmp_path / "one.jsonl", tmp_path / "two.jsonl"])
+    assert [q.topic for q in questions] == ["one/shared", "two/shared", "two/c"]
+    assert [q.topic for q in pooled([tmp_path / "one.jsonl"])] == ["shared"]
+
+
 def test_tuning_chooses_a_subject_threshold_when_it_helps() -> None:
     from decisis.evaluation.tune import Case, Setting, choose
 
