@@ -317,3 +317,26 @@ def test_in_a_small_folder_a_turned_down_name_is_still_rare(write: WriteFn, team
     write("030-own-cluster.md", _record(30, "Run our own cluster", "2019-06-01", own))
     write("031-use-nomad.md", _record(31, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
     assert _proposals(team, "chooses-turned-down") == [("team:030", "team:031")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "partial"),
+    [
+        ("This ADR in part supersedes [ADR 1](001-network.md).", True),
+        ("This partly replaces [ADR 1](001-network.md): the address ranges.", True),
+        ("It replaces [ADR 1](001-network.md) in part.", True),
+        ("This ADR supersedes [ADR 1](001-network.md).", False),
+        ("This replaces [ADR 1](001-network.md). The rest is in part new.", False),
+    ],
+)
+def test_a_record_citing_one_it_replaces_in_part_links_to_that_part(
+    write: WriteFn, team: Path, sentence: str, partial: bool
+) -> None:
+    """"In part supersedes 0003": the older record's other decisions still stand, so the
+    link speaks only for questions about the part (``decisis.adr.walk``)."""
+    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
+    proposals = [
+        p for p in propose_links(read_folder(team).records) if p.rule == "cites-replaced"
+    ]
+    assert [(p.old, p.new, p.partial) for p in proposals] == [("team:001", "team:002", partial)]

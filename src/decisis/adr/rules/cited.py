@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from decisis.adr.records import AdrRecord, AdrStatus, Link
@@ -26,6 +27,16 @@ _CITE_VERBS = {
     "move away",
     "switch",
 }
+
+
+# "This ADR in part supersedes 0003", "replaces ADR 3 in part" (in the sentence citing it): the
+# older record still stands in part.
+_IN_PART = re.compile(
+    r"\b(?:in\s+part|partly|partially)\s+(?:supersed|supercede|replac|deprecat|amend)"
+    r"|\b(?:supersed|supercede|replac|deprecat|amend)\w*(?:\s+\S+){0,4}?\s+(?:in\s+part|partly"
+    r"|partially)\b",
+    re.IGNORECASE,
+)
 
 
 def _targets(record: AdrRecord, kind: str) -> Iterator[tuple[Link, str]]:
@@ -67,6 +78,7 @@ def cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                 link.role is None and bool(_CITE_VERBS & set(link.verbs))
             )  # a "destination" ("the migration to EKS") was adopted, not replaced
             if other is not None and backward and ctx.later(other, record):
+                partial = bool(_IN_PART.search(link.context))
                 yield Proposal(
-                    target, record.key, "cites-replaced", LinkState.CANDIDATE, link.context
+                    target, record.key, "cites-replaced", LinkState.CANDIDATE, link.context, partial
                 )
