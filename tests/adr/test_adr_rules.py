@@ -332,11 +332,9 @@ def test_in_a_small_folder_a_turned_down_name_is_still_rare(write: WriteFn, team
 def test_a_record_citing_one_it_replaces_in_part_links_to_that_part(
     write: WriteFn, team: Path, sentence: str, partial: bool
 ) -> None:
-    """"In part supersedes 0003": the older record's other decisions still stand, so the
+    """ "In part supersedes 0003": the older record's other decisions still stand, so the
     link speaks only for questions about the part (``decisis.adr.walk``)."""
     write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
     write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
-    proposals = [
-        p for p in propose_links(read_folder(team).records) if p.rule == "cites-replaced"
-    ]
+    proposals = [p for p in propose_links(read_folder(team).records) if p.rule == "cites-replaced"]
     assert [(p.old, p.new, p.partial) for p in proposals] == [("team:001", "team:002", partial)]
