@@ -496,3 +496,39 @@ def test_prepare_derives_what_the_first_question_would(tmp_path: Path, corpus: P
         answer = ask(g, "Do we still run Concourse for our pipelines?")
         assert view_of(g) is view and passage_index(view) is passages  # nothing built again
         assert answer.answer == "cloud-platform:040"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is there still a standalone manager cluster for our CI tooling?",
+        "Is the manager cluster still where our own CI runs?",
+    ],
+)
+def test_a_question_naming_what_a_later_record_replaced_walks_to_it(
+    graph: decisis.Graph, question: str
+) -> None:
+    """The GitHub Actions record says "we will decommission our management cluster"; a
+    question about the manager cluster walks there even though the newer record matches
+    few of its words (a candidate's successor otherwise has to match the question)."""
+    link = next(
+        e
+        for e in view_of(graph).links
+        if e.metadata.get("old") == "cloud-platform:033"
+        and e.metadata.get("new") == "cloud-platform:040"
+    )
+    assert link.metadata["named"] == ["manager cluster"]
+    assert ask(graph, question).chain == ["cloud-platform:033", "cloud-platform:040"]
+
+
+def test_named_subjects_stand_in_for_the_successors_match(graph: decisis.Graph) -> None:
+    from decisis.adr.walk import walk
+    from decisis.search.text import terms
+
+    view = view_of(graph)
+    start, relevance = "cloud-platform:033", {"cloud-platform:033": 1.0}
+    naming = frozenset(terms("the manager cluster"))
+    assert walk(view, start, relevance, asked=naming).standing == "cloud-platform:040"
+    # one word of a two-word subject is not the subject; no words, no walk
+    assert walk(view, start, relevance, asked=frozenset(terms("cluster"))).standing == start
+    assert walk(view, start, relevance).standing == start

@@ -73,6 +73,8 @@ def test_a_later_record_titled_after_what_an_earlier_one_turned_down(
     write("012-nomad-upgrades.md", _record(12, "Nomad upgrades", "2022-03-01", "Upgrade monthly."))
     # only the first record to choose it reverses the old decision; the next builds on it
     assert _proposals(team, "chooses-turned-down") == [("team:010", "team:011")]
+    found = [p for p in propose_links(read_folder(team).records) if p.rule == "chooses-turned-down"]
+    assert [p.named for p in found] == [("nomad",)]
 
 
 def test_lowercase_common_words_after_rather_than_are_not_names(write: WriteFn, team: Path) -> None:
@@ -148,6 +150,9 @@ def test_names_replaced_reads_sentences_that_replace_what_they_name(
     write("021-build-plugins.md", _record(21, "Build plugins", "2020-01-01", passed_over))
     write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", named))
     assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
+    # the link says what it replaced, so a question naming it walks there (decisis.adr.walk)
+    found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
+    assert {p.named for p in found} == {("jenkin",)}
 
 
 def test_what_takes_over_is_not_named_replaced(write: WriteFn, team: Path) -> None:

@@ -23,6 +23,7 @@ from decisis.adr.view import AdrView, view_of
 from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
 from decisis.errors import InvalidInput
 from decisis.graph import Graph
+from decisis.search.text import terms
 
 __all__ = [
     "ABSTAIN_COSINE",
@@ -279,6 +280,7 @@ def decide(
             graph=graph,
             whole=whole,
             meaning=points.vector_scores,
+            asked=frozenset(terms(question)),
         )
         if walk_links
         else Walk([start])

@@ -175,7 +175,13 @@ def _link_drafts(
             state=p.state,
             confidence=trust[p.rule].mean if p.rule in trust else None,
             rationale=p.evidence[:1000] or None,
-            metadata={"rule": p.rule, "old": p.old, "new": p.new, "partial": p.partial},
+            metadata={
+                "rule": p.rule,
+                "old": p.old,
+                "new": p.new,
+                "partial": p.partial,
+                **({"named": list(p.named)} if p.named else {}),
+            },
         )
         out.append(drafts.edge_added(edge, at))
         report.links_added += 1

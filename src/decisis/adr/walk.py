@@ -4,7 +4,9 @@ A link ``old -> new`` is believed with its confidence (stated and confirmed link
 near 1, a rule's candidates at the rule's trust, rejected ones 0); several rules
 proposing the same pair combine as independent evidence (noisy-OR). A candidate
 is walked only when its belief passes ``threshold`` and ``new`` itself matches the
-question well enough (belief scaled down below ``RELEVANCE_MIN``): a record that
+question well enough (belief scaled down below ``RELEVANCE_MIN``), or the question
+uses the subject the rule read as replaced (``names_asked``: "the manager cluster",
+which the newer record calls "our management cluster"): a record that
 replaced another *in part*
 (a later record on node scaling replacing one paragraph of a cluster record) is
 not where a question about the other part should end. A link a rule inferred for part of
@@ -22,7 +24,7 @@ small region and picks what the whole view would have given.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from decisis.adr.trust import link_confidence
@@ -30,7 +32,7 @@ from decisis.adr.view import AdrView
 from decisis.graph import Graph
 from decisis.model import Edge, LinkState
 
-__all__ = ["JUDGED_ONLY", "WALK_THRESHOLD", "Step", "Walk", "region", "walk"]
+__all__ = ["JUDGED_ONLY", "WALK_THRESHOLD", "Step", "Walk", "names_asked", "region", "walk"]
 
 WALK_THRESHOLD = 0.5
 JUDGED_ONLY = 0.95  # a threshold only stated and confirmed links pass
@@ -99,6 +101,16 @@ def _about_the_part(match: float, meaning: Mapping[str, float], old: str, new: s
     return closer and match >= RELEVANCE_MIN
 
 
+def names_asked(edges: Sequence[Edge], asked: Collection[str]) -> bool:
+    """Whether the question uses a subject the links say the newer record replaced (the
+    ``named`` terms a rule read; a two-word subject, both its words)."""
+    return bool(asked) and any(
+        isinstance(subject, str) and all(word in asked for word in subject.split())
+        for edge in edges
+        for subject in edge.metadata.get("named") or ()
+    )
+
+
 def _options(
     view: AdrView,
     current: str,
@@ -106,6 +118,7 @@ def _options(
     successors: Mapping[str, Sequence[Edge]],
     whole: bool = False,
     meaning: Mapping[str, float] | None = None,
+    asked: Collection[str] = (),
 ) -> list[Step]:
     """The successors of ``current`` with the belief that they replace it for this question
     (with ``whole``, a question about ``current`` itself: every successor matches it);
@@ -127,14 +140,18 @@ def _options(
         match = 1.0 if whole else relevance.get(new, 0.0)
         partial = any(bool(e.metadata.get("partial")) for e in edges)
         stated = any(e.state is LinkState.STATED for e in edges)
-        if partial and not stated and not _about_the_part(match, meaning or {}, current, new):
+        # the question names what the newer record says it replaced: about that, whatever
+        # else the newer record's words match
+        named = names_asked(edges, asked)
+        about = named or _about_the_part(match, meaning or {}, current, new)
+        if partial and not stated and not about:
             # an inferred link for part of a record speaks only for that part, even once a
             # correction confirmed it; a record that says it was partly replaced is followed
             # (the answer says part of the older record still stands)
             continue
         if judged:
             belief = max(belief, JUDGED_ONLY)
-        elif match < RELEVANCE_MIN:
+        elif match < RELEVANCE_MIN and not named:
             belief *= match / RELEVANCE_MIN
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
         steps.append(Step(current, new, belief, rules, partial))
@@ -151,6 +168,7 @@ def walk(
     graph: Graph | None = None,
     whole: bool = False,
     meaning: Mapping[str, float] | None = None,
+    asked: Collection[str] = (),
 ) -> Walk:
     """Follow the best believed successor from ``start`` until none passes ``threshold``.
 
@@ -160,7 +178,8 @@ def walk(
     every believed link is followed, except those that replaced only part of a record,
     whose newer records are listed in ``Walk.parts``. ``meaning`` (each record's cosine
     with the question, where known) lets a link for part of a record be followed by a
-    question closer in meaning to the newer record (``_about_the_part``).
+    question closer in meaning to the newer record (``_about_the_part``); ``asked`` (the
+    question's terms) lets a link be followed by a question naming what it replaced.
     """
     successors = view.successors if graph is None else region(graph, view, start, threshold)
     result = Walk([start])
@@ -169,7 +188,7 @@ def walk(
         current = result.chain[-1]
         options = [
             s
-            for s in _options(view, current, relevance, successors, whole, meaning)
+            for s in _options(view, current, relevance, successors, whole, meaning, asked)
             if s.new not in seen
         ]
         passing = [s for s in options if s.belief >= threshold]

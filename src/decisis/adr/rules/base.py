@@ -38,7 +38,9 @@ class Trust:
 @dataclass(frozen=True, slots=True)
 class Proposal:
     """One proposed link: record ``new`` replaces record ``old``, says ``rule``, because
-    ``evidence``. ``partial`` marks an amendment: part of ``old`` still stands."""
+    ``evidence``. ``partial`` marks an amendment: part of ``old`` still stands. ``named``:
+    the terms of ``old``'s subject that ``new`` names as replaced (a two-word subject as its
+    terms joined by a space), when the rule reads one."""
 
     old: str
     new: str
@@ -46,6 +48,7 @@ class Proposal:
     state: LinkState
     evidence: str
     partial: bool = False
+    named: tuple[str, ...] = ()
 
 
 @dataclass

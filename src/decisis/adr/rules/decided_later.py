@@ -45,7 +45,12 @@ def chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
         for name, newer in _first_titled_after(ctx, record, _turned_down(ctx, record)):
             evidence = f"{record.key} turned down {name}; {newer.key} chose it"
             yield Proposal(
-                record.key, newer.key, "chooses-turned-down", LinkState.CANDIDATE, evidence
+                record.key,
+                newer.key,
+                "chooses-turned-down",
+                LinkState.CANDIDATE,
+                evidence,
+                named=(name,),
             )
 
 
@@ -109,5 +114,11 @@ def decides_deferred(ctx: RuleContext) -> Iterator[Proposal]:
         for name, newer in _first_titled_after(ctx, record, _deferred(ctx, record)):
             evidence = f"{record.key} left {name} to be decided; {newer.key} decides it"
             yield Proposal(
-                record.key, newer.key, "decides-deferred", LinkState.CANDIDATE, evidence, True
+                record.key,
+                newer.key,
+                "decides-deferred",
+                LinkState.CANDIDATE,
+                evidence,
+                True,
+                (name,),
             )

@@ -109,7 +109,12 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                         f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"
                     )
                     yield Proposal(
-                        other.key, record.key, "names-replaced", LinkState.CANDIDATE, evidence
+                        other.key,
+                        record.key,
+                        "names-replaced",
+                        LinkState.CANDIDATE,
+                        evidence,
+                        named=tuple(sorted(named)),
                     )
 
 
@@ -136,5 +141,10 @@ def title_replaces(ctx: RuleContext) -> Iterator[Proposal]:
             if named:
                 evidence = f"title names {', '.join(sorted(named))} as replaced: {record.title}"
                 yield Proposal(
-                    other.key, record.key, "title-replaces", LinkState.CANDIDATE, evidence
+                    other.key,
+                    record.key,
+                    "title-replaces",
+                    LinkState.CANDIDATE,
+                    evidence,
+                    named=tuple(sorted(named)),
                 )
