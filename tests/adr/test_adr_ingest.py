@@ -72,6 +72,31 @@ def test_corpus_ingests_with_stated_links_and_is_idempotent(
     assert graph.verify().ok
 
 
+def test_a_link_stored_without_what_it_replaced_gets_it_once(
+    graph: decisis.Graph, tmp_path: Path
+) -> None:
+    """Stores from before links kept their ``named`` subject: the next ingest adds it, in one
+    event a link, and the one after adds nothing."""
+    team = tmp_path / "team"
+    team.mkdir()
+    for n in range(1, 13):
+        _write(team, n, f"Note {n}", f"Nothing about tools in note {n}.")
+    _write(team, 20, "Use Jenkins", "Jenkins runs builds. Jenkins agents. Jenkins jobs.")
+    _write(team, 21, "Hosted runners", "We will decommission our Jenkins servers next year.")
+    ingest(graph, team)
+    link = next(e for e in adr_links(graph) if e.metadata["rule"] == "names-replaced")
+    assert link.metadata["named"] == ["jenkin"]
+    old = {k: v for k, v in link.metadata.items() if k != "named"}
+    graph.update_edge(link.id, metadata=old)
+    seq, _ = graph.store.head(graph.name)
+    ingest(graph, team)
+    assert graph.store.head(graph.name)[0] == seq + 1
+    assert graph.get_edge(link.id).metadata["named"] == ["jenkin"]
+    ingest(graph, team)
+    assert graph.store.head(graph.name)[0] == seq + 1
+    assert graph.verify().ok
+
+
 def test_changed_record_is_one_update_and_bad_file_is_skipped(
     graph: decisis.Graph, tmp_path: Path
 ) -> None:
