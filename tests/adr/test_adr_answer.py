@@ -518,7 +518,13 @@ def test_a_question_naming_what_a_later_record_replaced_walks_to_it(
         and e.metadata.get("new") == "cloud-platform:040"
     )
     assert link.metadata["named"] == ["manager cluster"]
-    assert ask(graph, question).chain == ["cloud-platform:033", "cloud-platform:040"]
+    answer = ask(graph, question)
+    assert answer.chain == ["cloud-platform:033", "cloud-platform:040"]
+    # the answer says why it walked: for --json readers and in --why's words
+    assert answer.replaced[0]["named"] == ["manager cluster"]
+    from decisis.adr.why import why_lines
+
+    assert why_lines(answer)[-1].endswith('(the question names "manager cluster")')
 
 
 def test_named_subjects_stand_in_for_the_successors_match(graph: decisis.Graph) -> None:

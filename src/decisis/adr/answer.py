@@ -295,7 +295,13 @@ def decide(
         belief *= step.belief
     confidence = min(1.0, points.coverage.get(start, 0.5) + 0.25) * belief
     replaced = [
-        {"key": s.old, "date": view.meta(s.old).get("date"), "by": s.new, "rules": list(s.rules)}
+        {
+            "key": s.old,
+            "date": view.meta(s.old).get("date"),
+            "by": s.new,
+            "rules": list(s.rules),
+            **({"named": list(s.named)} if s.named else {}),
+        }
         for s in result.steps
     ]
     return Answer(

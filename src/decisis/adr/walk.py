@@ -56,6 +56,7 @@ class Step:
     belief: float
     rules: tuple[str, ...]
     partial: bool
+    named: tuple[str, ...] = ()  # what the question named that the link says was replaced
 
 
 @dataclass
@@ -101,14 +102,18 @@ def _about_the_part(match: float, meaning: Mapping[str, float], old: str, new: s
     return closer and match >= RELEVANCE_MIN
 
 
-def names_asked(edges: Sequence[Edge], asked: Collection[str]) -> bool:
-    """Whether the question uses a subject the links say the newer record replaced (the
-    ``named`` terms a rule read; a two-word subject, both its words)."""
-    return bool(asked) and any(
-        isinstance(subject, str) and all(word in asked for word in subject.split())
+def names_asked(edges: Sequence[Edge], asked: Collection[str]) -> tuple[str, ...]:
+    """The subjects the links say the newer record replaced (the ``named`` terms a rule
+    read) that the question uses (a two-word subject, both its words)."""
+    if not asked:
+        return ()
+    found = {
+        subject
         for edge in edges
         for subject in edge.metadata.get("named") or ()
-    )
+        if isinstance(subject, str) and all(word in asked for word in subject.split())
+    }
+    return tuple(sorted(found))
 
 
 def _options(
@@ -143,7 +148,7 @@ def _options(
         # the question names what the newer record says it replaced: about that, whatever
         # else the newer record's words match
         named = names_asked(edges, asked)
-        about = named or _about_the_part(match, meaning or {}, current, new)
+        about = bool(named) or _about_the_part(match, meaning or {}, current, new)
         if partial and not stated and not about:
             # an inferred link for part of a record speaks only for that part, even once a
             # correction confirmed it; a record that says it was partly replaced is followed
@@ -154,7 +159,7 @@ def _options(
         elif match < RELEVANCE_MIN and not named:
             belief *= match / RELEVANCE_MIN
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
-        steps.append(Step(current, new, belief, rules, partial))
+        steps.append(Step(current, new, belief, rules, partial, named))
     # Among believed successors the newest stands: a record written later decides last.
     return sorted(steps, key=lambda s: (-round(s.belief, 1), view.order(s.new), s.new))
 

@@ -4,6 +4,7 @@ the rules behind each link it followed (``decisis ask --why``, the web page's as
 from __future__ import annotations
 
 from decisis.adr.answer import Answer
+from decisis.search.text import terms
 
 __all__ = ["why_lines"]
 
@@ -35,5 +36,22 @@ def why_lines(answer: Answer) -> list[str]:
 
 
 def _steps(answer: Answer) -> list[str]:
-    """Each link the answer followed, and the rules that proposed it."""
-    return [f"  {s['key']} -> {s['by']}: {', '.join(s['rules'])}" for s in answer.replaced]
+    """Each link the answer followed, the rules that proposed it, and what the question
+    named that the link says was replaced (in the question's own words)."""
+    lines = []
+    for step in answer.replaced:
+        line = f"  {step['key']} -> {step['by']}: {', '.join(step['rules'])}"
+        if step.get("named"):
+            said = ", ".join(f'"{_as_written(answer.question, n)}"' for n in step["named"])
+            line += f" (the question names {said})"
+        lines.append(line)
+    return lines
+
+
+def _as_written(question: str, subject: str) -> str:
+    """The words of ``question`` that make up ``subject`` (its terms, space-separated), as
+    the question writes them: "Concourse" for ``concours``."""
+    wanted = set(subject.split())
+    said = [w.strip(".,;:!?()\"'") for w in question.split()]
+    found = [w for w in said if wanted & set(terms(w))]
+    return " ".join(dict.fromkeys(found)) or subject
