@@ -527,6 +527,16 @@ def test_a_question_naming_what_a_later_record_replaced_walks_to_it(
     assert why_lines(answer)[-1].endswith('(the question names "manager cluster")')
 
 
+def test_learned_says_which_links_are_partial_and_what_they_name(graph: decisis.Graph) -> None:
+    links = {(x["old"], x["new"], x["rule"]): x for x in learned(graph)["links"]}
+    named = links[("cloud-platform:033", "cloud-platform:040", "names-replaced")]
+    assert named["named"] == ["manager cluster"] and named["partial"] is False
+    deferred = links[("cloud-platform:022", "cloud-platform:047", "decides-deferred")]
+    assert deferred["partial"] is True and deferred["named"]
+    stated = links[("cloud-platform:021", "cloud-platform:036", "status-line")]
+    assert stated["named"] == [] and stated["partial"] is False
+
+
 def test_named_subjects_stand_in_for_the_successors_match(graph: decisis.Graph) -> None:
     from decisis.adr.walk import walk
     from decisis.search.text import terms

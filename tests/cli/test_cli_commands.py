@@ -304,3 +304,31 @@ def test_ingest_of_a_folder_without_records_says_what_it_reads(cli: Cli, tmp_pat
     assert result.exit_code == 0, result.output
     assert "0 added" in result.stdout
     assert f"no ADR files in {folder}" in result.stderr and ".md" in result.stderr
+
+
+def test_learned_shows_partial_links_and_what_a_link_replaced(cli: Cli, tmp_path: Path) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    records = {
+        "001-network.md": ("Network layout", "2019-01-01", "Subnets and address ranges."),
+        "002-ranges.md": (
+            "New ranges",
+            "2020-01-01",
+            "This in part supersedes [1](001-network.md).",
+        ),
+        "003-use-jenkins.md": ("Use Jenkins", "2019-02-01", "Jenkins runs every build."),
+        "004-hosted.md": ("Hosted runners", "2021-01-01", "We will decommission our Jenkins."),
+    }
+    for n, (name, (title, date, decision)) in enumerate(records.items(), 1):
+        head = f"# {n}. {title}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n"
+        (team / name).write_text(f"{head}## Decision\n\n{decision}\n", encoding="utf-8")
+    assert cli("ingest", str(team)).exit_code == 0
+    lines = cli("learned").stdout.splitlines()
+    assert any(x.startswith("team:001 -> team:002 (in part)  cites-replaced") for x in lines), lines
+    assert any(
+        x.startswith("team:003 -> team:004  names-replaced") and x.endswith("replaces: Jenkins")
+        for x in lines
+    ), lines
+    links = {(x["old"], x["new"], x["rule"]): x for x in cli.json("learned")["links"]}
+    assert links[("team:003", "team:004", "names-replaced")]["named"] == ["jenkin"]
+    assert links[("team:001", "team:002", "cites-replaced")]["partial"] is True

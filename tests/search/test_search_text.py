@@ -4,7 +4,7 @@ import pytest
 
 from decisis.search.fusion import fuse
 from decisis.search.terms import TermIndex
-from decisis.search.text import stem, terms
+from decisis.search.text import as_written, stem, terms
 
 
 def test_terms_drop_stop_words_dates_and_urls() -> None:
@@ -150,3 +150,20 @@ def test_an_american_question_finds_a_british_record() -> None:
 def test_a_noun_in_ation_meets_its_verb(noun: str, verb: str) -> None:
     assert stem(noun) == stem(verb)
     assert stem("station") == "station"  # too short a stem to lose "ation"
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "written"),
+    [
+        ("We will decommission our Concourse pipelines.", "concours", "Concourse"),
+        ("with future consideration of auto-scaling.", "scal", "auto-scaling"),
+        ("[Federated Access](0002-use-iam.md) was dropped", "federat", "Federated"),
+        ("Move the Manager Cluster off", "manager cluster", "Manager Cluster"),
+        ("our management cluster", "manager cluster", "manager cluster"),  # one term missing
+        ("nothing here", "kafka", "kafka"),
+    ],
+)
+def test_a_stemmed_subject_is_shown_as_the_text_writes_it(
+    text: str, subject: str, written: str
+) -> None:
+    assert as_written(text, subject) == written

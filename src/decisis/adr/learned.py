@@ -70,8 +70,9 @@ def _moves(graph: Graph) -> dict[str, list[dict[str, Any]]]:
 
 
 def learned(graph: Graph) -> dict[str, Any]:
-    """Rules with their trust and its moves, and links with rule, state, confidence and
-    correction."""
+    """Rules with their trust and its moves, and links with rule, state, confidence, the
+    evidence, whether they replace only part of a record, the subject the rule read as
+    replaced (``named``, as stems), and the correction that judged them."""
     view = view_of(graph)
     judges = _judges(graph)
     links = []
@@ -84,6 +85,8 @@ def learned(graph: Graph) -> dict[str, Any]:
                 "state": edge.state.value,
                 "confidence": round(link_confidence(edge, view.trust), 4),
                 "evidence": edge.rationale,
+                "partial": bool(edge.metadata.get("partial")),
+                "named": [n for n in edge.metadata.get("named") or () if isinstance(n, str)],
                 "corrected_by": judges.get(edge.id),
             }
         )

@@ -4,7 +4,7 @@ the rules behind each link it followed (``decisis ask --why``, the web page's as
 from __future__ import annotations
 
 from decisis.adr.answer import Answer
-from decisis.search.text import terms
+from decisis.search.text import as_written
 
 __all__ = ["why_lines"]
 
@@ -42,16 +42,7 @@ def _steps(answer: Answer) -> list[str]:
     for step in answer.replaced:
         line = f"  {step['key']} -> {step['by']}: {', '.join(step['rules'])}"
         if step.get("named"):
-            said = ", ".join(f'"{_as_written(answer.question, n)}"' for n in step["named"])
+            said = ", ".join(f'"{as_written(answer.question, n)}"' for n in step["named"])
             line += f" (the question names {said})"
         lines.append(line)
     return lines
-
-
-def _as_written(question: str, subject: str) -> str:
-    """The words of ``question`` that make up ``subject`` (its terms, space-separated), as
-    the question writes them: "Concourse" for ``concours``."""
-    wanted = set(subject.split())
-    said = [w.strip(".,;:!?()\"'") for w in question.split()]
-    found = [w for w in said if wanted & set(terms(w))]
-    return " ".join(dict.fromkeys(found)) or subject

@@ -100,6 +100,7 @@ def correct(
 def learned(ctx: typer.Context) -> None:
     """Every inferred link: its trust, the rule that proposed it, the correction that moved it."""
     from decisis.adr.learned import learned as run
+    from decisis.search.text import as_written
 
     state = get_state(ctx)
     data = run(state.graph)
@@ -111,10 +112,13 @@ def learned(ctx: typer.Context) -> None:
             f"rule {name}: trust {rule['trust']:.2f} ({rule['successes']:g}/{rule['failures']:g})"
         )
     for link in data["links"]:
+        part = " (in part)" if link["partial"] else ""
+        said = [as_written(link["evidence"] or "", n) for n in link["named"]]
+        named = f"  replaces: {', '.join(said)}" if said else ""
         by = f"  corrected by: {link['corrected_by']}" if link["corrected_by"] else ""
         typer.echo(
-            f"{link['old']} -> {link['new']}  {link['rule']} {link['state']} "
-            f"{link['confidence']:.2f}{by}"
+            f"{link['old']} -> {link['new']}{part}  {link['rule']} {link['state']} "
+            f"{link['confidence']:.2f}{named}{by}"
         )
 
 

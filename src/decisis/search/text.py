@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["STOP_WORDS", "stem", "terms", "words"]
+__all__ = ["STOP_WORDS", "as_written", "stem", "terms", "words"]
 
 # A link target ends at the first ")", "(" or space: "[a]([a]([a](…" is read in linear time.
 _URL = re.compile(r"https?://\S+|\]\([^()\s]*+\)")
@@ -330,3 +330,23 @@ def terms(text: str) -> list[str]:
                 continue
             out.append(stem(part))
     return out
+
+
+_WRITTEN_WORD = re.compile(r"\w[\w.\-]*\w|\w")
+
+
+def as_written(text: str, subject: str) -> str:
+    """How ``text`` writes ``subject`` (terms, space-separated): for each of its terms, the
+    first word of ``text`` that has it ("Concourse" for ``concours``, "auto-scaling" for
+    ``scal``); ``subject`` itself unless ``text`` has every term. For showing people a
+    stemmed subject."""
+    wanted = subject.split()
+    found: list[str] = []
+    for word in _WRITTEN_WORD.findall(text):
+        if not wanted:
+            break
+        hit = set(terms(word)) & set(wanted)
+        if hit:
+            found.append(word)
+            wanted = [t for t in wanted if t not in hit]
+    return subject if wanted else " ".join(found)

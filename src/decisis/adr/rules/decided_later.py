@@ -10,7 +10,7 @@ from decisis.adr.records import AdrRecord
 from decisis.adr.rules.base import Proposal, RuleContext, order_key
 from decisis.adr.rules.subjects import rare_terms, share_limit
 from decisis.model import LinkState
-from decisis.search.text import terms
+from decisis.search.text import as_written, terms
 
 # "… manage the cluster ourselves rather than using EKS": what follows is turned down.
 _TURNED_DOWN = re.compile(
@@ -43,7 +43,8 @@ def chooses_turned_down(ctx: RuleContext) -> Iterator[Proposal]:
     that one build on the reversal rather than make it."""
     for record in ctx.records:
         for name, newer in _first_titled_after(ctx, record, _turned_down(ctx, record)):
-            evidence = f"{record.key} turned down {name}; {newer.key} chose it"
+            said = as_written(record.body, name)
+            evidence = f"{record.key} turned down {said}; {newer.key} chose it"
             yield Proposal(
                 record.key,
                 newer.key,
@@ -112,7 +113,8 @@ def decides_deferred(ctx: RuleContext) -> Iterator[Proposal]:
     titled "Use Karpenter for scaling"); the rest of the earlier record still stands."""
     for record in ctx.records:
         for name, newer in _first_titled_after(ctx, record, _deferred(ctx, record)):
-            evidence = f"{record.key} left {name} to be decided; {newer.key} decides it"
+            said = as_written(record.body, name)
+            evidence = f"{record.key} left {said} to be decided; {newer.key} decides it"
             yield Proposal(
                 record.key,
                 newer.key,

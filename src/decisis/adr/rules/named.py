@@ -13,7 +13,7 @@ from decisis.adr.rules.subjects import DROP_WORDS, record_subjects, title_subjec
 from decisis.adr.titles import replaced_in_title
 from decisis.model import LinkState
 from decisis.search.terms import term_counts, term_sequence
-from decisis.search.text import terms
+from decisis.search.text import as_written, terms
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*[-*+]?\s*|\n")
 # A sentence with a replacement word (``DROP_WORDS``) names nothing replaced when it only
@@ -105,9 +105,8 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                 named = subjects[other.key] & near
                 named |= {p for p in phrases[other.key] if _phrase_named(p, pairs, near)}
                 if named:
-                    evidence = (
-                        f"names {', '.join(sorted(named))}: {' '.join(sentence.split())[:300]}"
-                    )
+                    said = ", ".join(as_written(sentence, n) for n in sorted(named))
+                    evidence = f"names {said}: {' '.join(sentence.split())[:300]}"
                     yield Proposal(
                         other.key,
                         record.key,
@@ -139,7 +138,8 @@ def title_replaces(ctx: RuleContext) -> Iterator[Proposal]:
             if scope and named and not scope & term_counts(other.title).keys():
                 continue
             if named:
-                evidence = f"title names {', '.join(sorted(named))} as replaced: {record.title}"
+                written = ", ".join(as_written(record.title, n) for n in sorted(named))
+                evidence = f"title names {written} as replaced: {record.title}"
                 yield Proposal(
                     other.key,
                     record.key,
