@@ -48,7 +48,9 @@ def test_ask_then_correct_from_the_page(site: Site, page: Any) -> None:
     assert "team:001" in page.inner_text("#corrected")
     assert page.inner_text("#standing") == "team:001"  # the question is asked again
     page.click("nav >> text=Learned")
-    assert "Do we build on a Jenkins server?" in page.inner_text("#links")
+    links = page.inner_text("#links")
+    assert "Do we build on a Jenkins server?" in links
+    assert "Superseded by 2" in links  # the evidence the rule read
 
 
 def test_search_finds_a_decision(site: Site, page: Any) -> None:
