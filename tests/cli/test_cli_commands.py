@@ -193,11 +193,20 @@ def test_demo_runs_twice_on_its_own_file(
     assert (tmp_path / "decisis-demo.db").is_file()
     for expected in ("Authenticate users", "(stands)", "ok: ledger intact", "graph 'demo'"):
         assert expected in first.stdout
+    # the team's example records, copied beside the store, ingested and asked
+    assert sorted(p.name for p in (tmp_path / "decisis-demo-adrs" / "payments").iterdir())[0] == (
+        "0001-use-jenkins-for-ci.md"
+    )
+    for expected in ("6 added", "chain: payments:0001 -> payments:0004", "No decision on record"):
+        assert expected in first.stdout
     second = runner.invoke(app, ["--json", "demo"], env=ENV)
     assert second.exit_code == 0, second.output
     data: dict[str, Any] = json.loads(second.stdout)
     assert data["graph"] == "demo-2" and data["verify"]["ok"] is True
     assert data["current"]["superseded"] is True and data["why"]
+    answers = [a["answer"] for a in data["adrs"]["answers"]]
+    assert answers == ["payments:0004", "payments:0005", None]
+    assert data["adrs"]["ingest"]["added"]  # a fresh graph: the records are new to it
 
 
 def test_json_flag_may_follow_the_command(cli: Cli, story: dict[str, str]) -> None:

@@ -1,4 +1,9 @@
-"""``decisis demo``: the main job of decisis, recorded and answered on a real SQLite file."""
+"""``decisis demo``: the main job of decisis, recorded and answered on a real SQLite file.
+
+Two parts: a decision story recorded through the API (goal, decision, outcome, the decision
+replacing it) and read back; then a team's architecture decision records (example records
+shipped in ``decisis/data/example-adrs``, copied next to the store so they can be read and
+ingested again) asked what stands today."""
 
 from __future__ import annotations
 
@@ -8,16 +13,32 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from decisis.cli import ledger, reads
+from decisis.cli import adr, ledger, reads
 from decisis.cli.state import State, get_state, sqlite_url
 
 if TYPE_CHECKING:
     from decisis.graph import Graph
     from decisis.model import Node
 
-__all__ = ["DEMO_FILE", "Story", "record_story", "register"]
+__all__ = [
+    "ADR_QUESTIONS",
+    "DEMO_ADRS",
+    "DEMO_FILE",
+    "Story",
+    "example_adrs",
+    "record_story",
+    "register",
+]
 
 DEMO_FILE = "decisis-demo.db"
+DEMO_ADRS = "decisis-demo-adrs"  # where the example records are copied, beside the store
+# The questions the demo asks of the example records: a chain the status line states, one a
+# later record's text tells (with --why), and one no record answers.
+ADR_QUESTIONS = (
+    ("Which CI system builds our services now?", False),
+    ("Do we still keep our secrets in Vault?", True),
+    ("Which service mesh do we run?", False),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +84,17 @@ def record_story(graph: Graph) -> Story:
     return Story(goal, jwt, sessions, outcome)
 
 
+def example_adrs(into: Path) -> Path:
+    """Copy the example ADR folders shipped with decisis into ``into`` (made if missing; files
+    already there are overwritten) and return it."""
+    import shutil
+    from importlib.resources import as_file, files
+
+    with as_file(files("decisis") / "data" / "example-adrs") as shipped:
+        shutil.copytree(shipped, into, dirs_exist_ok=True)
+    return into
+
+
 def _fresh_graph_name(url: str) -> str:
     """``demo``, or ``demo-2``, ``demo-3``… when earlier runs used the same store."""
     from decisis.stores import open_store
@@ -79,11 +111,17 @@ def _fresh_graph_name(url: str) -> str:
     return name
 
 
-def _emit_json(state: State, story: Story) -> None:
+def _emit_json(state: State, story: Story, adrs: Path) -> None:
     from decisis import forms
+    from decisis.adr.answer import ask
+    from decisis.adr.ingest import ingest
     from decisis.cli import jsonout
 
     graph = state.graph
+    current = forms.standing_dict(graph.current(story.first.id))
+    why = [forms.reached_dict(r) for r in graph.why(story.outcome.id)]
+    ingested = ingest(graph, adrs)
+    answers = [ask(graph, question).to_dict() for question, _ in ADR_QUESTIONS]
     report = graph.verify()
     jsonout.emit(
         {
@@ -91,8 +129,9 @@ def _emit_json(state: State, story: Story) -> None:
             "graph": graph.name,
             "goals": [forms.goal_tree_dict(tree) for tree in graph.goal_trees()],
             "recent": forms.nodes_list(graph.recent_decisions(5)),
-            "current": forms.standing_dict(graph.current(story.first.id)),
-            "why": [forms.reached_dict(r) for r in graph.why(story.outcome.id)],
+            "current": current,
+            "why": why,
+            "adrs": {"folder": str(adrs), "ingest": ingested.to_dict(), "answers": answers},
             "verify": forms.verify_dict(report),
         }
     )
@@ -106,7 +145,7 @@ def _heading(text: str) -> None:
     console().rule(text, align="left", style="dim")
 
 
-def _print_story(ctx: typer.Context, state: State, story: Story) -> None:
+def _print_story(ctx: typer.Context, state: State, story: Story, adrs: Path) -> None:
     from decisis.cli.render import print_message
 
     print_message(f"Recorded the demo story in graph {state.graph_name!r} of {state.store_url()}")
@@ -118,12 +157,16 @@ def _print_story(ctx: typer.Context, state: State, story: Story) -> None:
     reads.current(ctx, ref=story.first.id)
     _heading(f"decisis why  (what led to {story.outcome.label!r}?)")
     reads.why(ctx, ref=story.outcome.id)
+    _heading(f"decisis ingest {adrs}  (a team's decision records)")
+    adr.ingest(ctx, [adrs])
+    for question, why in ADR_QUESTIONS:
+        _heading(f"decisis ask {question!r}" + (" --why" if why else ""))
+        adr.ask(ctx, question, why=why)
     _heading("decisis verify")
     ledger.verify(ctx)
-    print_message(
-        f"Explore it: decisis --store {state.store_url()} --graph {state.graph_name} goals",
-        style="bold",
-    )
+    where = f"decisis --store {state.store_url()} --graph {state.graph_name}"
+    print_message(f"Explore it: {where} goals", style="bold")
+    print_message(f'Ask the records: {where} ask "How long are database backups kept?"')
 
 
 def demo(
@@ -137,18 +180,21 @@ def demo(
         ),
     ] = None,
 ) -> None:
-    """Record a small decision story on SQLite and show goals, recent, current, why and verify.
+    """Record a small decision story on SQLite and show goals, recent, current, why; ingest
+    example decision records and ask what stands; verify the ledger.
 
-    Each run records into a fresh graph (demo, demo-2, ...), so it can be repeated.
+    Each run records into a fresh graph (demo, demo-2, ...), so it can be repeated; the
+    example records are copied to ./decisis-demo-adrs.
     """
     state = get_state(ctx)
     state.store = store or state.store or sqlite_url(Path.cwd() / DEMO_FILE)
     state.graph_name = _fresh_graph_name(state.store)
     story = record_story(state.graph)
+    adrs = example_adrs(Path.cwd() / DEMO_ADRS)
     if state.json:
-        _emit_json(state, story)
+        _emit_json(state, story, adrs)
     else:
-        _print_story(ctx, state, story)
+        _print_story(ctx, state, story, adrs)
 
 
 def register(app: typer.Typer) -> None:
