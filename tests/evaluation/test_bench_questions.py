@@ -29,6 +29,7 @@ def keys() -> set[str]:
         "questions-indep.jsonl",
         "questions-blind.jsonl",
         "questions-blind2.jsonl",
+        "questions-blind3.jsonl",
     ],
 )
 def test_every_named_key_is_a_record(name: str, keys: set[str]) -> None:
