@@ -204,6 +204,10 @@ def test_demo_runs_twice_on_its_own_file(
     data: dict[str, Any] = json.loads(second.stdout)
     assert data["graph"] == "demo-2" and data["verify"]["ok"] is True
     assert data["current"]["superseded"] is True and data["why"]
+    assert [n["label"] for n in data["recent"]] == [
+        "Use server-side sessions in Redis",
+        "Use JWT access tokens",
+    ]  # the story's decisions, read before the records were ingested
     answers = [a["answer"] for a in data["adrs"]["answers"]]
     assert answers == ["payments:0004", "payments:0005", None]
     assert data["adrs"]["ingest"]["added"]  # a fresh graph: the records are new to it

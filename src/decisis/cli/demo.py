@@ -118,8 +118,12 @@ def _emit_json(state: State, story: Story, adrs: Path) -> None:
     from decisis.cli import jsonout
 
     graph = state.graph
-    current = forms.standing_dict(graph.current(story.first.id))
-    why = [forms.reached_dict(r) for r in graph.why(story.outcome.id)]
+    story_reads = {  # read before the records are ingested, as the printed demo does
+        "goals": [forms.goal_tree_dict(tree) for tree in graph.goal_trees()],
+        "recent": forms.nodes_list(graph.recent_decisions(5)),
+        "current": forms.standing_dict(graph.current(story.first.id)),
+        "why": [forms.reached_dict(r) for r in graph.why(story.outcome.id)],
+    }
     ingested = ingest(graph, adrs)
     answers = [ask(graph, question).to_dict() for question, _ in ADR_QUESTIONS]
     report = graph.verify()
@@ -127,10 +131,7 @@ def _emit_json(state: State, story: Story, adrs: Path) -> None:
         {
             "store": state.store_url(),
             "graph": graph.name,
-            "goals": [forms.goal_tree_dict(tree) for tree in graph.goal_trees()],
-            "recent": forms.nodes_list(graph.recent_decisions(5)),
-            "current": current,
-            "why": why,
+            **story_reads,
             "adrs": {"folder": str(adrs), "ingest": ingested.to_dict(), "answers": answers},
             "verify": forms.verify_dict(report),
         }
