@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
@@ -548,3 +549,27 @@ def test_named_subjects_stand_in_for_the_successors_match(graph: decisis.Graph) 
     # one word of a two-word subject is not the subject; no words, no walk
     assert walk(view, start, relevance, asked=frozenset(terms("cluster"))).standing == start
     assert walk(view, start, relevance).standing == start
+
+
+@pytest.mark.parametrize(
+    "named", ["manager cluster", {"x": 1}, [1, None, ""], None, ["manager cluster", 7]]
+)
+def test_named_metadata_of_any_shape_is_read_safely(named: object) -> None:
+    """Edge metadata is anybody's JSON: only a list of strings names subjects."""
+    from decisis.adr.walk import named_subjects, names_asked
+    from decisis.model import Edge, EdgeType, new_id
+
+    edge = Edge(
+        id=new_id(),
+        type=EdgeType.SUPERSEDES,
+        source=new_id(),
+        target=new_id(),
+        recorded_at=dt.datetime(2024, 1, 1, tzinfo=dt.UTC),
+        updated_at=dt.datetime(2024, 1, 1, tzinfo=dt.UTC),
+        valid_from=dt.datetime(2024, 1, 1, tzinfo=dt.UTC),
+        metadata={"named": named},
+    )
+    subjects = named_subjects(edge)
+    assert all(isinstance(s, str) and s for s in subjects)
+    asked = frozenset({"manager", "cluster"})
+    assert bool(names_asked([edge], asked)) == (subjects == ["manager cluster"])

@@ -11,6 +11,7 @@ from typing import Any
 
 from decisis.adr.trust import link_confidence
 from decisis.adr.view import QUESTION_KIND, view_of
+from decisis.adr.walk import named_subjects
 from decisis.graph import Graph
 from decisis.model import Event, EventKind, NodeType, format_time
 
@@ -86,7 +87,7 @@ def learned(graph: Graph) -> dict[str, Any]:
                 "confidence": round(link_confidence(edge, view.trust), 4),
                 "evidence": edge.rationale,
                 "partial": bool(edge.metadata.get("partial")),
-                "named": [n for n in edge.metadata.get("named") or () if isinstance(n, str)],
+                "named": named_subjects(edge),
                 "corrected_by": judges.get(edge.id),
             }
         )

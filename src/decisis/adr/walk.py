@@ -32,7 +32,16 @@ from decisis.adr.view import AdrView
 from decisis.graph import Graph
 from decisis.model import Edge, LinkState
 
-__all__ = ["JUDGED_ONLY", "WALK_THRESHOLD", "Step", "Walk", "names_asked", "region", "walk"]
+__all__ = [
+    "JUDGED_ONLY",
+    "WALK_THRESHOLD",
+    "Step",
+    "Walk",
+    "named_subjects",
+    "names_asked",
+    "region",
+    "walk",
+]
 
 WALK_THRESHOLD = 0.5
 JUDGED_ONLY = 0.95  # a threshold only stated and confirmed links pass
@@ -110,10 +119,19 @@ def names_asked(edges: Sequence[Edge], asked: Collection[str]) -> tuple[str, ...
     found = {
         subject
         for edge in edges
-        for subject in edge.metadata.get("named") or ()
-        if isinstance(subject, str) and all(word in asked for word in subject.split())
+        for subject in named_subjects(edge)
+        if all(word in asked for word in subject.split())
     }
     return tuple(sorted(found))
+
+
+def named_subjects(edge: Edge) -> list[str]:
+    """The subjects ``edge`` says its newer record replaced (its ``named`` metadata), or none
+    when that is missing or not a list of strings (metadata is anybody's JSON)."""
+    named = edge.metadata.get("named")
+    if not isinstance(named, list | tuple):
+        return []
+    return [n for n in named if isinstance(n, str) and n.strip()]
 
 
 def _options(
