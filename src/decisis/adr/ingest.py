@@ -160,16 +160,14 @@ def _link_drafts(
     trust = trust_from(links)  # rule_trust without reading the links again
     out: list[EventDraft] = []
     wanted = set()
-    updated: set[str] = set()
-    for p in proposals:
+    for p in proposals:  # at most one per (rule, old, new): ``propose_links``
         wanted.add((p.rule, p.old, p.new))
         found = existing.get((p.rule, p.old, p.new))
         if found is not None:
-            if p.named and "named" not in found.metadata and found.id not in updated:
+            if p.named and "named" not in found.metadata:
                 # stored before links kept what they replaced: add it, once
                 metadata = {**found.metadata, "named": list(p.named)}
                 out.append(drafts.edge_updated(found.id, {"metadata": metadata}, at))
-                updated.add(found.id)
             continue
         edge = Edge(
             id=new_id(),
