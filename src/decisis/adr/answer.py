@@ -6,8 +6,10 @@
    question's distinctive weight or of its subject (its rarest words the records know),
    neither it nor where the walk ends is close to the question in meaning, or a
    remembered question like this one was corrected to "no record".
-4. Say it in about 130 tokens: the standing record, its decision in a sentence, what
-   it replaced and when, and whether it replaced only part of a record or was split.
+4. Say it in about 130 tokens: the standing record, its decision in a sentence, the
+   passage of it that speaks to the question when the sentence does not
+   (``decisis.adr.excerpt``), what it replaced and when, and whether it replaced only part
+   of a record or was split.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from decisis.adr.excerpt import Excerpt, excerpt
 from decisis.adr.start import VOUCHED, StartPoints, start_points
 from decisis.adr.tokens import count_tokens
 from decisis.adr.view import AdrView, view_of
@@ -78,6 +81,8 @@ class Answer:
     start: str | None = None
     # why it started where it did: the best start's votes and how well it matched
     evidence: dict[str, Any] = field(default_factory=dict)
+    # the standing record's passage on what was asked, when its decision sentence is not
+    quote: Excerpt | None = None
 
     @functools.cached_property
     def tokens(self) -> int:
@@ -97,6 +102,9 @@ class Answer:
             "replaced": self.replaced,
             "notes": self.notes,
             "evidence": self.evidence,
+            "excerpt": (
+                {"text": self.quote.text, "about": list(self.quote.about)} if self.quote else None
+            ),
         }
 
 
@@ -118,9 +126,19 @@ def _describe(view: AdrView, key: str) -> str:
     return f'{key} "{view.records[key].label}" ({meta.get("status")}, {date})'
 
 
-def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
+def summary_of(view: AdrView, key: str) -> str:
+    """Record ``key``'s decision in a sentence, as the answer says it."""
+    return _sentence(str(view.meta(key).get("summary") or view.records[key].label))
+
+
+def _quoted(quote: Excerpt) -> str:
+    about = ", ".join(f'"{word}"' for word in quote.about)
+    return f'On {about} it says: "{quote.text}"'
+
+
+def _render(view: AdrView, result: Walk, notes: list[str], quote: Excerpt | None) -> str:
     key = result.standing
-    summary = _sentence(str(view.meta(key).get("summary") or view.records[key].label))
+    summary = summary_of(view, key)
     status = view.meta(key).get("status")
     if status in RETIRED:  # replaced, but by nothing on record: say so, don't say it stands
         parts = [
@@ -131,6 +149,8 @@ def _render(view: AdrView, result: Walk, notes: list[str]) -> str:
         parts = [f"Stands: {_describe(view, key)}: the proposal was turned down. {summary}"]
     else:
         parts = [f"Stands: {_describe(view, key)}. Decision: {summary}"]
+    if quote is not None:
+        parts.append(_quoted(quote))
     if result.steps:
         older = ", ".join(
             f'{"part of " if s.partial else ""}{s.old} "{view.records[s.old].label}" '
@@ -289,7 +309,8 @@ def decide(
     if why is not None:
         return _abstain(question, why, points)
     notes = _notes(view, result)
-    text = _render(view, result, notes)
+    quote = excerpt(view, result.standing, question, summary_of(view, result.standing))
+    text = _render(view, result, notes, quote)
     belief = 1.0
     for step in result.steps:
         belief *= step.belief
@@ -314,6 +335,7 @@ def decide(
         notes,
         start,
         evidence_of(points, result.standing),
+        quote,
     )
 
 
