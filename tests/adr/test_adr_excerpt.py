@@ -8,8 +8,9 @@ import pytest
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.excerpt import passages
+from decisis.adr.excerpt import excerpt, passages
 from decisis.adr.ingest import ingest
+from decisis.adr.view import view_of
 
 HOSTING = """# 1. AWS hosting region
 
@@ -126,3 +127,43 @@ def test_on_the_corpus_a_range_question_gets_the_line_that_moves_it(
     assert answer.quote is not None and "10.13.0.0/16" in answer.quote.text
     assert answer.quote.about == ("10.3.0.0/16",)
     assert answer.tokens <= 150
+
+
+def _small_team(tmp_path: Path, decision: str) -> Path:
+    folder = tmp_path / "small"
+    folder.mkdir()
+    (folder / "001-hosting.md").write_text(
+        "# 1. AWS hosting region\n\nDate: 2021-03-01\n\n## Status\n\nAccepted\n\n"
+        f"## Decision\n\n{decision}\n",
+        encoding="utf-8",
+    )
+    for name, text in OTHERS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder / "005-offices.md").write_text(
+        "# 5. Offices\n\nDate: 2021-07-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nTeams move to the new office in Leeds.\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+def test_a_passage_holding_one_question_word_must_hold_its_rarest(tmp_path: Path) -> None:
+    decision = "We host every service on AWS.\n\nTeams move their services during the spring."
+    with decisis.open("memory://") as g:
+        ingest(g, _small_team(tmp_path, decision))
+        view = view_of(g)
+        question = "Which region do our services move to?"
+        summary = "We host every service on AWS."
+        # "move" is one of the question's two rarest words, but "region" is the rarest: a
+        # passage that holds "move" alone is about moving, not about the region asked
+        assert excerpt(view, "small:001", question, summary) is None
+        said = excerpt(view, "small:001", "Where do teams move their services?", summary)
+        assert said is not None and said.text == "Teams move their services during the spring."
+
+
+def test_a_lead_in_to_a_list_is_not_quoted(tmp_path: Path) -> None:
+    decision = "We host every service on AWS.\n\nThe region of each environment is:\n\n- eu-west-2"
+    with decisis.open("memory://") as g:
+        ingest(g, _small_team(tmp_path, decision))
+        found = excerpt(view_of(g), "small:001", "Which region?", "We host every service on AWS.")
+    assert found is None or not found.text.endswith(":")

@@ -7,7 +7,9 @@ VPC's IP range 10.3.0.0/16?"), which the record answers a few lines further down
 sends the asker, or the agent, to open the record. ``excerpt`` quotes the sentence, list
 item or table row of what the record decided that holds the question's subject (one of its
 two rarest words the records know) and most of its distinctive weight that the summary
-does not already carry (IDF over the ingested records, as the start points rank).
+does not already carry (IDF over the ingested records, as the start points rank). A
+passage holding one word of the question only is quoted when that word is the rarest:
+"Teams move their services in spring" is not about "Which region do our services move to?".
 """
 
 from __future__ import annotations
@@ -99,7 +101,9 @@ def _decided(view: AdrView, key: str) -> list[tuple[str, frozenset[str]]]:
     if found is None:
         text = str(view.meta(key).get("text") or "")
         found = kept[key] = [
-            (p, frozenset(terms(p))) for p in passages(text) if len(p.split()) >= MIN_WORDS
+            (p, frozenset(terms(p)))
+            for p in passages(text)
+            if len(p.split()) >= MIN_WORDS and not p.endswith(":")  # a lead-in to a list
         ]
     return found
 
@@ -129,13 +133,15 @@ def excerpt(view: AdrView, key: str, question: str, summary: str) -> Excerpt | N
     if total <= 0:
         return None
     said = set(terms(summary))
-    subject = {t for t, _ in view.index.subject_terms(question, SUBJECT_TERMS)} - said
+    ranked = [t for t, _ in view.index.subject_terms(question, SUBJECT_TERMS)]
+    subject = set(ranked) - said
     best, best_score, best_about = "", 0.0, frozenset[str]()
     for passage, passage_terms in _decided(view, key):
-        held = passage_terms - said
-        if not held & subject:
+        held = (passage_terms - said) & weights.keys()
+        # one question word alone says what the passage is about only when it is the rarest
+        if not held & subject or (len(held) < 2 and held != {ranked[0]}):
             continue
-        score = sum(weights[t] for t in held if t in weights)
+        score = sum(weights[t] for t in held)
         if score > best_score:
             best, best_score, best_about = passage, score, held & subject
     if best_score / total < EXCERPT_MIN_SHARE:
