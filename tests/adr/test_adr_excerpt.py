@@ -120,6 +120,15 @@ def test_a_record_without_sections_is_all_decision() -> None:
     ]
 
 
+def test_a_quote_without_an_end_mark_ends_its_sentence(corpus_graph: decisis.Graph) -> None:
+    answer = ask(
+        corpus_graph,
+        "Will user workloads on the Container Platform run in EKS managed node groups like today?",
+    )
+    assert answer.quote is not None and not answer.quote.text.endswith(".")
+    assert f'"{answer.quote.text}". It replaced' in answer.text
+
+
 def test_on_the_corpus_a_range_question_gets_the_line_that_moves_it(
     corpus_graph: decisis.Graph,
 ) -> None:

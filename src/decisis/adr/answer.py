@@ -133,7 +133,8 @@ def summary_of(view: AdrView, key: str) -> str:
 
 def _quoted(quote: Excerpt) -> str:
     about = ", ".join(f'"{word}"' for word in quote.about)
-    return f'On {about} it says: "{quote.text}"'
+    ends = "" if quote.text.endswith((".", "!", "?", "\u2026")) else "."  # then a sentence follows
+    return f'On {about} it says: "{quote.text}"{ends}'
 
 
 def _render(view: AdrView, result: Walk, notes: list[str], quote: Excerpt | None) -> str:
