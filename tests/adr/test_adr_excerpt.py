@@ -176,3 +176,16 @@ def test_a_lead_in_to_a_list_is_not_quoted(tmp_path: Path) -> None:
         ingest(g, _small_team(tmp_path, decision))
         found = excerpt(view_of(g), "small:001", "Which region?", "We host every service on AWS.")
     assert found is None or not found.text.endswith(":")
+
+
+def test_a_word_holding_two_question_terms_is_named_once(tmp_path: Path) -> None:
+    decision = "We host every service on AWS.\n\nNo organisation-wide trail is enabled yet."
+    with decisis.open("memory://") as g:
+        ingest(g, _small_team(tmp_path, decision))
+        found = excerpt(
+            view_of(g),
+            "small:001",
+            "Is an organisation-wide trail enabled?",
+            "We host every service on AWS.",
+        )
+    assert found is not None and found.about.count("organisation-wide") == 1

@@ -146,5 +146,6 @@ def excerpt(view: AdrView, key: str, question: str, summary: str) -> Excerpt | N
             best, best_score, best_about = passage, score, held & subject
     if best_score / total < EXCERPT_MIN_SHARE:
         return None
-    about = tuple(as_written(best, t) for t in sorted(best_about))
+    # two terms can come from one written word ("organisation-wide"): name it once
+    about = tuple(dict.fromkeys(as_written(best, t) for t in sorted(best_about)))
     return Excerpt(_cut(best), about)
