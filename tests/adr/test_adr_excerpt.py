@@ -185,7 +185,7 @@ def test_a_word_holding_two_question_terms_is_named_once(tmp_path: Path) -> None
         found = excerpt(
             view_of(g),
             "small:001",
-            "Is an organisation-wide trail enabled?",
+            "Is it organisation-wide?",
             "We host every service on AWS.",
         )
     assert found is not None and found.about.count("organisation-wide") == 1
