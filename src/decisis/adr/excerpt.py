@@ -18,7 +18,14 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from decisis.adr.markdown import blocks, heading_key, is_list_item, parse_markdown, strip_markdown
+from decisis.adr.markdown import (
+    blocks,
+    heading_key,
+    is_list_item,
+    parse_markdown,
+    sentences,
+    strip_markdown,
+)
 from decisis.adr.view import AdrView
 from decisis.search.text import as_written, terms
 
@@ -63,7 +70,6 @@ _NOT_DECIDED = frozenset(
         "deciders",
     }
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
@@ -90,7 +96,7 @@ def passages(text: str) -> Iterator[str]:
         if is_list_item(raw):
             yield plain
             continue
-        yield from (s.strip() for s in _SENTENCE.split(plain) if s.strip())
+        yield from sentences(plain)
 
 
 def _decided(view: AdrView, key: str) -> list[tuple[str, frozenset[str]]]:

@@ -28,6 +28,7 @@ __all__ = [
     "mask_code",
     "parse_markdown",
     "sentence_span",
+    "sentences",
     "strip_markdown",
     "summarise",
 ]
@@ -261,6 +262,17 @@ def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
             right = stop
             break
     return left, right
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The sentences of plain ``text`` (one block), stripped, in order."""
+    start = 0
+    for stop in _sentence_ends(text):
+        if text[start:stop].strip():
+            yield text[start:stop].strip()
+        start = stop
+    if text[start:].strip():
+        yield text[start:].strip()
 
 
 def first_sentence(text: str, limit: int = 240) -> str:
