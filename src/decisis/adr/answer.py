@@ -126,7 +126,7 @@ def _describe(view: AdrView, key: str) -> str:
     return f'{key} "{view.records[key].label}" ({meta.get("status")}, {date})'
 
 
-def summary_of(view: AdrView, key: str) -> str:
+def _summary(view: AdrView, key: str) -> str:
     """Record ``key``'s decision in a sentence, as the answer says it."""
     return _sentence(str(view.meta(key).get("summary") or view.records[key].label))
 
@@ -137,9 +137,10 @@ def _quoted(quote: Excerpt) -> str:
     return f'On {about} it says: "{quote.text}"{ends}'
 
 
-def _render(view: AdrView, result: Walk, notes: list[str], quote: Excerpt | None) -> str:
+def _render(
+    view: AdrView, result: Walk, notes: list[str], summary: str, quote: Excerpt | None
+) -> str:
     key = result.standing
-    summary = summary_of(view, key)
     status = view.meta(key).get("status")
     if status in RETIRED:  # replaced, but by nothing on record: say so, don't say it stands
         parts = [
@@ -310,8 +311,9 @@ def decide(
     if why is not None:
         return _abstain(question, why, points)
     notes = _notes(view, result)
-    quote = excerpt(view, result.standing, question, summary_of(view, result.standing))
-    text = _render(view, result, notes, quote)
+    summary = _summary(view, result.standing)
+    quote = excerpt(view, result.standing, question, summary)
+    text = _render(view, result, notes, summary, quote)
     belief = 1.0
     for step in result.steps:
         belief *= step.belief
