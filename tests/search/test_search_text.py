@@ -4,7 +4,7 @@ import pytest
 
 from decisis.search.fusion import fuse
 from decisis.search.terms import TermIndex
-from decisis.search.text import as_written, stem, terms
+from decisis.search.text import as_written, stem, terms, words
 
 
 def test_terms_drop_stop_words_dates_and_urls() -> None:
@@ -167,3 +167,28 @@ def test_a_stemmed_subject_is_shown_as_the_text_writes_it(
     text: str, subject: str, written: str
 ) -> None:
     assert as_written(text, subject) == written
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We've moved", ["we", "moved"]),
+        ("we\u2019ll see", ["we", "see"]),  # a typographic apostrophe too
+        ("they're done", ["they", "done"]),
+        ("it doesn't scale", ["it", "does", "scale"]),
+        ("won't can't shan't", ["will", "can", "shall"]),
+        ("the team's cluster", ["the", "team", "cluster"]),
+        ("GOV.UK's apps", ["gov.uk", "apps"]),
+    ],
+)
+def test_contractions_are_read_as_the_word_they_shorten(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+def test_a_contraction_gives_no_term_that_a_record_saying_it_would_match() -> None:
+    """Split at the apostrophe, "we've" left "ve": a rare and so weighty word that matched
+    whichever record also said "we've"."""
+    assert terms("We've built a stack, haven't we? It isn't live") == ["built", "stack", "live"]
+    records = [("a", {"title": "Stacks", "body": "We've tested it and we're happy"})]
+    index = TermIndex.build([*records, ("b", {"title": "Builds"})])
+    assert index.search("We've got what?") == []

@@ -17,6 +17,13 @@ __all__ = ["STOP_WORDS", "as_written", "stem", "terms", "words"]
 _URL = re.compile(r"https?://\S+|\]\([^()\s]*+\)")
 _DATE = re.compile(r"^\d{1,4}([-/.])\d{1,2}\1\d{1,4}$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[.\-_/][a-z0-9+#]+)*")
+# English contractions and the possessive: "we've", "don't", "team's" are "we", "do",
+# "team". Split at the apostrophe, their tails ("ve", "ll", "re", "don") would be words
+# that decision records seldom write and questions often do: rare, so weighty, and
+# matching whichever record happens to say "we've".
+_NOT = re.compile(r"\b(?:(wo)|(ca)|(sha)|(ai)|([a-z]+))n['\u2019]t\b")
+_TAIL = re.compile(r"(?<=[a-z])['\u2019](?:s|ve|ll|re|d|m)\b")
+_NOT_STEMS = {1: "will", 2: "can", 3: "shall", 4: "is"}
 
 # Function words, question words and words every decision record uses ("we", "use",
 # "should", "decision"): they say nothing about which record answers a question.
@@ -305,8 +312,17 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words of ``text`` (dotted and dashed compounds kept whole)."""
-    return _WORD.findall(_URL.sub(" ", text.lower()))
+    """Lower-case words of ``text`` (dotted and dashed compounds kept whole, contractions
+    read as the word they shorten: "we've" is "we", "doesn't" is "does")."""
+    text = _URL.sub(" ", text.lower())
+    if "'" in text or "\u2019" in text:
+        text = _TAIL.sub("", _NOT.sub(_uncontract, text))
+    return _WORD.findall(text)
+
+
+def _uncontract(m: re.Match[str]) -> str:
+    """The word a negative contraction shortens, without the "not" (a stop word)."""
+    return next((_NOT_STEMS[i] for i in _NOT_STEMS if m.group(i)), m.group(5))
 
 
 def _parts(word: str) -> Iterable[str]:
