@@ -19,10 +19,12 @@ WriteFn = Callable[[str, str | bytes], Path]
     [
         (
             "Should my app keep its secrets in AWS Secrets Manager or in Kubernetes Secrets?",
-            [("AWS Secrets Manager", "in Kubernetes Secrets")],
+            [("AWS Secrets Manager", "Kubernetes Secrets")],
         ),
         ("Which mesh do we run between services, Istio or Linkerd?", [("Istio", "Linkerd")]),
-        ("Use React or Vue - or neither?", [("Use React", "Vue")]),
+        ("Use React or Vue - or neither?", [("React", "Vue")]),
+        # stop words at either end of a side name nothing
+        ("Are IPv6 or dual-stack subnets supported?", [("IPv6", "dual-stack subnets supported")]),
         # an "or" after a comma joins clauses; one between stop words offers nothing
         ("Is Go a core language, or do we only use it for tests?", []),
         ("Is it this or that?", []),

@@ -27,14 +27,21 @@ Choice = tuple[str, str]  # the two sides as written
 
 def choices(question: str) -> list[Choice]:
     """The choices ``question`` offers, each as its two sides ("AWS Secrets Manager",
-    "in Kubernetes Secrets"); empty when it offers none."""
+    "Kubernetes Secrets"); empty when it offers none."""
     found = []
     for m in _OR.finditer(question):
-        before = _WORD.findall(_BREAK.split(question[: m.start()])[-1])[-_SIDE_WORDS:]
-        after = _WORD.findall(_BREAK.split(question[m.end() :])[0])[:_SIDE_WORDS]
-        if terms(" ".join(before)) and terms(" ".join(after)):
+        before = _trimmed(_WORD.findall(_BREAK.split(question[: m.start()])[-1])[-_SIDE_WORDS:])
+        after = _trimmed(_WORD.findall(_BREAK.split(question[m.end() :])[0])[:_SIDE_WORDS])
+        if before and after:
             found.append((" ".join(before), " ".join(after)))
     return found
+
+
+def _trimmed(side: list[str]) -> list[str]:
+    """A side's words without the stop words at either end ("in Kubernetes Secrets", "Are
+    IPv6"): they name nothing, and an abstention names the sides as the question wrote them."""
+    named = [i for i, word in enumerate(side) if terms(word)]
+    return side[named[0] : named[-1] + 1] if named else []
 
 
 def _rarest(side: str, index: TermIndex) -> str | None:
