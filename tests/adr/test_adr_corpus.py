@@ -228,6 +228,18 @@ def test_spot_checked_titles_statuses_and_dates(
             "We have decided to use bash and go as our core languages.",
         ),
         ("govuk-aws:0011", "The second option - all in one go - was decided because"),
+        # the section opens with what was weighed; a later sentence says what was chosen
+        (
+            "modernisation-platform:0003",
+            "We decided to use AWS SSO in favour of IAM Federated Access to allow us to centrally"
+            " manage identities across the Ministry of Justice at the organisational level"
+            " rather than at a team level.",
+        ),
+        (
+            "cloud-platform:014",
+            "We decided to host our cluster on AWS because our service team has good development"
+            " experience working with AWS services.",
+        ),
     ],
 )
 def test_summaries_are_the_first_decided_sentence(

@@ -115,6 +115,33 @@ def test_changed_record_is_one_update_and_bad_file_is_skipped(
     assert graph.store.head(graph.name)[0] == seq + 1
 
 
+def test_a_record_read_differently_is_updated_once_and_a_moved_folder_is_not(
+    graph: decisis.Graph, tmp_path: Path
+) -> None:
+    """A file that did not change but that a newer decisis reads differently (a better
+    summary) is one update, so the stored record matches its file again; the same folder
+    ingested from another path changes nothing."""
+    team = tmp_path / "team"
+    team.mkdir()
+    _write(team, 1, "Use Postgres", "We will use Postgres for storage.")
+    ingest(graph, team)
+    node = record_nodes(graph)["team:001"]
+    older = {**node.metadata, "summary": "What an older reader took for the decision."}
+    graph.update(node.id, metadata=older, rationale="An older reading.")
+    seq = graph.store.head(graph.name)[0]
+    again = ingest(graph, team)
+    assert again.updated == ["team:001"] and graph.store.head(graph.name)[0] == seq + 1
+    node = record_nodes(graph)["team:001"]
+    assert node.metadata["summary"] == "We will use Postgres for storage."
+    assert node.rationale == "We will use Postgres for storage."
+    moved = tmp_path / "elsewhere" / "team"
+    moved.parent.mkdir()
+    team.rename(moved)
+    third = ingest(graph, moved)
+    assert third.updated == [] and len(third.unchanged) == 1
+    assert graph.store.head(graph.name)[0] == seq + 1
+
+
 def test_proposed_links_keep_status_and_may_form_cycles(
     graph: decisis.Graph, tmp_path: Path
 ) -> None:

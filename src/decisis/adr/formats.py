@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from decisis.adr.dates import parse_date
-from decisis.adr.markdown import MarkdownDoc, Section, heading_key, summarise
+from decisis.adr.markdown import MarkdownDoc, Section, heading_key
 from decisis.adr.status import status_line_spans
+from decisis.adr.summary import summarise
 from decisis.errors import InvalidInput
 
 __all__ = [

@@ -1,11 +1,13 @@
 """Records into the graph: one decision node per record, one supersedes edge per proposed link.
 
-Idempotent: a record whose file did not change (same content hash) adds no event; a
-changed one is one ``node.updated``; links are keyed by (rule, old, new) and added
-once. A link a rule no longer proposes, and nobody has judged, is tombstoned. Links
-go in as plain ``edge.added`` events, never through ``Graph.supersede``: a rule's
-guess must not retire a record, and two records mentioning each other may propose
-links both ways (the walk in ``decisis.adr.walk`` copes with cycles).
+Idempotent: a record whose file did not change (same content hash) and reads the same
+adds no event; a changed one, or one a newer decisis reads differently (a better
+summary), is one ``node.updated``, so record nodes keep matching their files. Links are
+keyed by (rule, old, new) and added once. A link a rule no longer proposes, and nobody
+has judged, is tombstoned. Links go in as plain ``edge.added`` events, never through
+``Graph.supersede``: a rule's guess must not retire a record, and two records mentioning
+each other may propose links both ways (the walk in ``decisis.adr.walk`` copes with
+cycles).
 
 Everything one ingest changes lands in one ``append``: one transaction, all or none.
 """
@@ -137,13 +139,24 @@ def _record_drafts(
             out.append(drafts.node_added(node, at))
             ids[record.key] = node.id
             report.added.append(record.key)
-        elif old.metadata.get("content_hash") != record.content_hash:
+        elif old.metadata.get("content_hash") != record.content_hash or _read_anew(old, fields):
             changes = {k: v for k, v in fields.items() if getattr(old, k) != v}
             out.append(drafts.node_updated(old.id, changes, at))
             report.updated.append(record.key)
         else:
             report.unchanged.append(record.key)
     return out, ids
+
+
+def _read_anew(old: Node, fields: dict[str, Any]) -> bool:
+    """Whether an unchanged file now reads differently (a newer decisis summarises it
+    better): its stored fields differ from the new reading in more than the path it was
+    read from (the same folder ingested from elsewhere is the same records)."""
+    metadata = {k: v for k, v in fields["metadata"].items() if k != "path"}
+    stored = {k: old.metadata.get(k) for k in metadata}
+    return stored != metadata or any(
+        getattr(old, k) != v for k, v in fields.items() if k != "metadata"
+    )
 
 
 def _link_drafts(

@@ -27,10 +27,10 @@ __all__ = [
     "is_list_item",
     "mask_code",
     "parse_markdown",
+    "prose",
     "sentence_span",
     "sentences",
     "strip_markdown",
-    "summarise",
 ]
 
 FrontMatter = dict[str, "str | list[str]"]
@@ -296,7 +296,7 @@ def is_list_item(text: str) -> bool:
     return bool(_LIST_ITEM.match(text))
 
 
-def _prose(raw: str) -> str:
+def prose(raw: str) -> str:
     """A block as plain text, or ``""`` for tables, images, rules and labels of bare links."""
     if raw.lstrip().startswith(_NOT_PROSE):
         return ""
@@ -305,27 +305,3 @@ def _prose(raw: str) -> str:
     if without_urls != plain and without_urls.endswith(":"):
         return ""  # "Link to this ADR: https://…" says where the decision is, not what it is
     return without_urls
-
-
-def summarise(text: str, limit: int = 240) -> str:
-    """One sentence that says what ``text`` (a Decision section) decided, markdown stripped.
-
-    The first block of two words or more gives it. A sentence ending in a colon
-    takes the first item of the list after it (``We will: disable mod-security…``);
-    before anything else it ends where the colon was.
-    """
-    spans = list(blocks(text))
-    for i, (start, end) in enumerate(spans):
-        plain = _prose(text[start:end])
-        if len(plain.split()) < 2 and not plain.endswith(":"):
-            continue
-        sentence = first_sentence(plain, limit)
-        if not sentence.endswith(":"):
-            return sentence
-        following = text[spans[i + 1][0] : spans[i + 1][1]] if i + 1 < len(spans) else ""
-        item = _prose(following) if is_list_item(following) else ""
-        if item:
-            return first_sentence(f"{sentence} {item}", limit)
-        if len(sentence.split()) >= 3:
-            return sentence[:-1]
-    return ""

@@ -35,7 +35,7 @@ from decisis.adr.dates import find_date
 from decisis.adr.formats import Fields, choose_format
 from decisis.adr.keys import FolderIndex, build_index, file_date, file_key, is_candidate_name
 from decisis.adr.links import extract_links
-from decisis.adr.markdown import parse_markdown, strip_markdown, summarise
+from decisis.adr.markdown import parse_markdown, strip_markdown
 from decisis.adr.records import (
     MAX_RECORD_BYTES,
     AdrRecord,
@@ -44,6 +44,7 @@ from decisis.adr.records import (
     ReadResult,
 )
 from decisis.adr.status import normalise_status
+from decisis.adr.summary import summarise
 from decisis.errors import InvalidInput
 
 __all__ = ["MAX_FOLDER_DEPTH", "NotARecord", "read_folder", "read_record"]
