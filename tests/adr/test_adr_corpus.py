@@ -227,7 +227,13 @@ def test_spot_checked_titles_statuses_and_dates(
             "modernisation-platform:0019",
             "We have decided to use bash and go as our core languages.",
         ),
-        ("govuk-aws:0011", "The second option - all in one go - was decided because"),
+        # a lead-in takes the item after it, lettered items too; before a code block, an
+        # ellipsis
+        (
+            "govuk-aws:0011",
+            "The second option - all in one go - was decided because: The change is atomic.",
+        ),
+        ("govuk-aws:0017", "The data portion of ADR 0010 will now be: \u2026"),
         # the section opens with what was weighed; a later sentence says what was chosen
         (
             "modernisation-platform:0003",

@@ -29,6 +29,15 @@ from decisis.adr.summary import says_what_was_chosen, states_a_decision, summari
             "* it is a generic policy framework\n",
             "Eventually we decided to introduce OPA: it is a generic policy framework",
         ),
+        # lettered items are list items too; a lead-in into anything else ends in an ellipsis
+        (
+            "We chose B because:\n\na) it is cheap\nb) it is fast\n",
+            "We chose B because: it is cheap",
+        ),
+        (
+            "The layout will now be:\n\n```\ndata/\n  common/\n```\n",
+            "The layout will now be: \u2026",
+        ),
         # a first sentence that decides stays, whatever follows
         (
             "We will use PostgreSQL. We decided to use it for everything.\n",

@@ -43,7 +43,7 @@ _SETEXT_H1 = re.compile(r"\A\s*([^\n#>|`*-][^\n]*)\n=+[ \t]*$", re.M)
 _FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 _YAML_PAIR = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
 _YAML_ITEM = re.compile(r"^[ \t]+-[ \t]+(.*?)[ \t]*$|^-[ \t]+(.*?)[ \t]*$")
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)]|[a-zA-Z]\))[ \t]+")  # "a) " too
 
 
 @dataclass(frozen=True)

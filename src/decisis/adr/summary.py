@@ -70,7 +70,7 @@ def summarise(text: str, limit: int = 240) -> str:
     The first block of two words or more gives it, unless its sentence states nothing
     decided and a later sentence says what was chosen. A sentence ending in a colon takes
     the first item of the list after it (``We will: disable mod-security…``); before
-    anything else it ends where the colon was.
+    anything else (a code block, a table) it ends in an ellipsis.
     """
     first = _first(text, limit)
     if states_a_decision(first):
@@ -92,7 +92,7 @@ def _first(text: str, limit: int) -> str:
         if item:
             return first_sentence(f"{sentence} {item}", limit)
         if len(sentence.split()) >= 3:
-            return sentence[:-1]
+            return f"{sentence} \u2026"  # what it leads into is not prose (a tree, a table)
     return ""
 
 
@@ -105,7 +105,7 @@ def _sentences(text: str, limit: int) -> Iterator[str]:
             whole = said
             if said.endswith(":"):
                 item = _item_after(text, spans, i)
-                whole = f"{said} {item}" if item else said[:-1]
+                whole = f"{said} {item}" if item else f"{said} \u2026"
             yield first_sentence(whole, limit)
 
 
