@@ -6,6 +6,8 @@ OpenAI and Anthropic adapters use (one schema source, pydantic), and every call 
 through ``Toolbox.call``; ``_to_mcp`` is the one place a tool result, error or not,
 becomes an MCP ``CallToolResult`` (decisis errors as ``isError`` results that name
 the field and what is allowed). The summary is the resource ``decisis://context``.
+Tools and the summary run in worker threads, off the event loop that serves every
+session.
 
 The package is ``decisis.mcp_server`` so that it never shadows the SDK's ``mcp``.
 """
@@ -13,6 +15,8 @@ The package is ``decisis.mcp_server`` so that it never shadows the SDK's ``mcp``
 from __future__ import annotations
 
 from typing import Any
+
+import anyio.to_thread
 
 from decisis.agent.config import AgentMemory
 from decisis.agent.tools import ToolResult
@@ -60,8 +64,9 @@ class DecisisMCP(MCPServer[Any]):
             mime_type="text/markdown",
         )(self._context)
 
-    def _context(self) -> str:
-        return self.memory.summary() or _EMPTY
+    async def _context(self) -> str:
+        summary = await anyio.to_thread.run_sync(self.memory.summary)
+        return summary or _EMPTY
 
     async def list_tools(self) -> list[MCPTool]:
         return [
@@ -72,7 +77,11 @@ class DecisisMCP(MCPServer[Any]):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult:
-        return _to_mcp(self.memory.tools.call(name, arguments))
+        """Run the tool in a worker thread: a call that reads or writes the store (the first
+        answer on a large store takes seconds) must not stall the event loop that serves
+        every other session and request (the stores are safe to share between threads)."""
+        result = await anyio.to_thread.run_sync(self.memory.tools.call, name, arguments)
+        return _to_mcp(result)
 
 
 def build_server(memory: AgentMemory) -> DecisisMCP:
