@@ -207,6 +207,8 @@ def test_hostile_markdown_stays_fast(write: WriteFn) -> None:
         ("[ADR-0001](0001-a.md) ", 30_000),  # a link each few bytes: blanked in one pass
         ("the migration to [x](0002-b.md) ", 20_000),
         ("[a](", 200_000),  # unclosed link targets: each ends at the next bracket
+        ("`", 1_000_000),  # one run of backticks: no fence closes it, no code span
+        ("# a\n", 250_000),  # a heading a line: each section ends at the next one
     ],
 )
 def test_records_full_of_links_are_read_and_linked_in_linear_time(

@@ -35,8 +35,13 @@ __all__ = [
 
 FrontMatter = dict[str, "str | list[str]"]
 
-_FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
-_INLINE_CODE = re.compile(r"(`+)(?!`)([^\n]{1,500}?)(?<!`)\1(?!`)")
+# The fence and the code span open with a whole run of backticks (possessive, and not
+# after another backtick): a long run no fence closes is then read once, not once per
+# shorter run inside it.
+_FENCE = re.compile(
+    r"^[ \t]{0,3}(`{3,}+|~{3,}+)[^\n]*+\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S
+)
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)([^\n]{1,500}?)(?<!`)\1(?!`)")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _ATX = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$", re.M)
 _SETEXT_H1 = re.compile(r"\A\s*([^\n#>|`*-][^\n]*)\n=+[ \t]*$", re.M)
@@ -136,14 +141,17 @@ def _unquote(value: str) -> str:
 
 
 def _sections(text: str, masked: str) -> tuple[Section, ...]:
-    heads = [(m.start(), m.end(), len(m.group(1)), m.group(2)) for m in _ATX.finditer(masked)]
+    heads = [(m.start(), m.end(), len(m.group(1))) for m in _ATX.finditer(masked)]
+    # Each section ends where the next heading of its level or a higher one starts: one
+    # pass with the headings still open, so a file of many headings reads in linear time.
+    ends = [len(text)] * len(heads)
+    open_heads: list[int] = []
+    for i, (start, _, level) in enumerate(heads):
+        while open_heads and heads[open_heads[-1]][2] >= level:
+            ends[open_heads.pop()] = start
+        open_heads.append(i)
     out: list[Section] = []
-    for i, (start, head_end, level, _) in enumerate(heads):
-        end = len(text)
-        for later_start, _, later_level, _ in heads[i + 1 :]:
-            if later_level <= level:
-                end = later_start
-                break
+    for (start, head_end, level), end in zip(heads, ends, strict=True):
         heading = text[start:head_end].strip().lstrip("#").strip().rstrip("#").strip()
         body_start = min(head_end + 1, len(text))
         out.append(Section(level, heading, start, body_start, end, text[body_start:end]))
