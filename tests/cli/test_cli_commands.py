@@ -345,3 +345,37 @@ def test_learned_shows_partial_links_and_what_a_link_replaced(cli: Cli, tmp_path
     links = {(x["old"], x["new"], x["rule"]): x for x in cli.json("learned")["links"]}
     assert links[("team:003", "team:004", "names-replaced")]["named"] == ["jenkin"]
     assert links[("team:001", "team:002", "cites-replaced")]["partial"] is True
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "cannot be read (No such file or directory)"),
+        (b"\xff\xfe not text", "cannot be read ('utf-8' codec"),
+        (b"\n\n", "holds no question"),
+        (b'{"question": "Which CI?"}\nnot json\n', "q.jsonl:2: Expecting value"),
+        (b'{"question": "Which CI?", "acceptable": "team:002"}\n', "acceptable is 'team:002'"),
+        (b'{"question": "  ", "expected": "team:002"}\n', "question is '  '"),
+        (b'{"question": "Which CI?", "expected": 2}\n', "expected is 2"),
+        (b'["Which CI?"]\n', "not a question object"),
+    ],
+)
+def test_eval_refuses_a_question_file_it_cannot_use(
+    cli: Cli, tmp_path: Path, content: bytes | None, said: str
+) -> None:
+    """One line on stderr, exit code 2, before any store is built: a list of keys written as
+    one string would otherwise be read as its characters."""
+    questions = tmp_path / "q.jsonl"
+    if content is not None:
+        questions.write_bytes(content)
+    result = cli("eval", str(questions), "--corpus", str(_jenkins_then_actions(tmp_path)))
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr and "Traceback" not in result.output
+
+
+def test_eval_refuses_fewer_than_one_order(cli: Cli, tmp_path: Path) -> None:
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"question": "Which CI?", "expected": "team:002"}\n', encoding="utf-8")
+    team = _jenkins_then_actions(tmp_path)
+    result = cli("eval", str(questions), "--corpus", str(team), "--orders", "0")
+    assert result.exit_code == 2 and "orders: 0 is not a positive whole number" in result.stderr

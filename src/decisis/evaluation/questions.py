@@ -45,16 +45,41 @@ def score(question: Question, answer: str | None) -> Verdict:
     return "outdated" if answer in question.outdated else "wrong"
 
 
+_ALLOWED = (
+    "an object with id, question, expected (a key or null), acceptable and outdated (lists of keys)"
+)
+
+
+def _keys(data: dict[str, object], name: str, where: str) -> tuple[str, ...]:
+    """A list-of-keys field; a bare string would be read as its characters, so it is refused."""
+    value = data.get(name)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(k, str) and k for k in value):
+        raise InvalidInput("questions", f"{where}: {name} is {value!r}", "a list of record keys")
+    return tuple(value)
+
+
 def _question(data: object, where: str) -> Question:
-    if not isinstance(data, dict) or not isinstance(data.get("question"), str):
-        raise InvalidInput("questions", f"{where}: not a question object", "id, question, expected")
+    if not isinstance(data, dict):
+        raise InvalidInput("questions", f"{where}: not a question object", _ALLOWED)
+    question = data.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise InvalidInput(
+            "questions", f"{where}: question is {question!r}", "the question in words"
+        )
+    expected = data.get("expected")
+    if expected is not None and (not isinstance(expected, str) or not expected):
+        raise InvalidInput(
+            "questions", f"{where}: expected is {expected!r}", "a record key or null"
+        )
     known = {"id", "question", "expected", "acceptable", "outdated", "topic", "kind"}
     return Question(
         id=str(data.get("id") or where),
-        question=data["question"],
-        expected=data.get("expected") or None,
-        acceptable=tuple(data.get("acceptable") or ()),
-        outdated=tuple(data.get("outdated") or ()),
+        question=question,
+        expected=expected,
+        acceptable=_keys(data, "acceptable", where),
+        outdated=_keys(data, "outdated", where),
         topic=str(data.get("topic") or ""),
         kind=str(data.get("kind") or ""),
         extra={k: v for k, v in data.items() if k not in known},
@@ -62,10 +87,18 @@ def _question(data: object, where: str) -> Question:
 
 
 def load_questions(path: str | os.PathLike[str]) -> list[Question]:
-    """Read a question set; blank lines are skipped, a bad line is refused with its number."""
+    """Read a question set; blank lines are skipped, a bad line is refused with its number,
+    and a file that cannot be read, or holds no question, is refused with its path."""
     file = Path(path)
+    try:
+        lines = file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InvalidInput(
+            "questions", f"{file} cannot be read ({reason})", "a UTF-8 JSON lines file"
+        ) from None
     out = []
-    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -73,4 +106,6 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
         except json.JSONDecodeError as exc:
             raise InvalidInput("questions", f"{file}:{number}: {exc.msg}", "JSON lines") from None
         out.append(_question(data, f"{file.name}:{number}"))
+    if not out:
+        raise InvalidInput("questions", f"{file} holds no question", "one JSON object a line")
     return out

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from decisis.adr.ingest import ingest
+from decisis.errors import InvalidInput
 from decisis.evaluation.questions import Question, Verdict, score
 from decisis.evaluation.stats import bootstrap_interval, median
 from decisis.evaluation.systems import Decisis, FullTextTop, NoGraph, System
@@ -90,6 +91,11 @@ def evaluate(
     systems: Sequence[str] = SYSTEMS,
 ) -> list[Outcome]:
     """Every outcome of every system over ``orders`` shuffled orders of ``questions``."""
+    if isinstance(orders, bool) or not isinstance(orders, int) or orders < 1:
+        raise InvalidInput("orders", f"{orders!r} is not a positive whole number", ">= 1")
+    unknown = [name for name in systems if name not in SYSTEMS]
+    if unknown or not systems:
+        raise InvalidInput("systems", f"{unknown or 'none'} given", ", ".join(SYSTEMS))
     rng = random.Random(seed)
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="decisis-eval-") as tmp:
