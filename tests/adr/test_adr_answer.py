@@ -573,3 +573,14 @@ def test_named_metadata_of_any_shape_is_read_safely(named: object) -> None:
     assert all(isinstance(s, str) and s for s in subjects)
     asked = frozenset({"manager", "cluster"})
     assert bool(names_asked([edge], asked)) == (subjects == ["manager cluster"])
+
+
+def test_a_graph_with_no_records_says_to_ingest_some() -> None:
+    """An empty graph abstains, saying why and what to run, not that no record shares the
+    question's words."""
+    with decisis.open("memory://") as graph:
+        graph.add_goal("Ship the billing service")  # not a record
+        answer = ask(graph, "Which CI system do we use?")
+    assert answer.answer is None and answer.chain == []
+    assert "no records are ingested in this graph yet" in answer.text
+    assert "decisis ingest FOLDER" in answer.text

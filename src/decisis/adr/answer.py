@@ -33,6 +33,7 @@ __all__ = [
     "ABSTAIN_COVERAGE",
     "ABSTAIN_SUBJECT",
     "MAX_QUESTION_CHARS",
+    "NOTHING_INGESTED",
     "Answer",
     "ask",
     "check_question",
@@ -64,6 +65,10 @@ FULL_COVERAGE = 0.95
 HELD_ONLY_COSINE = 0.3
 MAX_SUMMARY_CHARS = 300
 MAX_QUESTION_CHARS = 4000  # a question, even a pasted paragraph, not a document
+# Why a graph with no records answers nothing, and what to do about it.
+NOTHING_INGESTED = (
+    "no records are ingested in this graph yet: `decisis ingest FOLDER` reads a folder of ADRs"
+)
 RETIRED = frozenset({"superseded", "deprecated"})  # statuses of a record nobody should follow
 
 
@@ -376,5 +381,7 @@ def ask(graph: Graph, question: str) -> Answer:
     """Answer ``question`` from the records ingested into ``graph``."""
     check_question(question)
     view = view_of(graph)
+    if not view.records:
+        return _abstain(question, NOTHING_INGESTED, None)
     points = start_points(graph, view, question)
     return decide(view, points, question, graph=graph)
