@@ -98,7 +98,7 @@ def _first(text: str, limit: int) -> str:
 
 def _sentences(text: str, limit: int) -> Iterator[str]:
     """Every sentence of ``text``'s prose blocks, a lead-in ending in a colon joined to the
-    list item after it (or without its colon when none follows)."""
+    list item after it (or to an ellipsis when none follows)."""
     spans = list(blocks(text))
     for i, (start, end) in enumerate(spans):
         for said in sentences(prose(text[start:end])):

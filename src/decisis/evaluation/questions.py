@@ -50,13 +50,20 @@ _ALLOWED = (
 )
 
 
+def _shown(value: object) -> str:
+    """``value`` as the error shows it: its repr, cut short (it may be anything)."""
+    said = repr(value)
+    return said if len(said) <= 80 else said[:77] + "..."
+
+
 def _keys(data: dict[str, object], name: str, where: str) -> tuple[str, ...]:
     """A list-of-keys field; a bare string would be read as its characters, so it is refused."""
     value = data.get(name)
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(k, str) and k for k in value):
-        raise InvalidInput("questions", f"{where}: {name} is {value!r}", "a list of record keys")
+        said = _shown(value)
+        raise InvalidInput("questions", f"{where}: {name} is {said}", "a list of record keys")
     return tuple(value)
 
 
@@ -66,12 +73,12 @@ def _question(data: object, where: str) -> Question:
     question = data.get("question")
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput(
-            "questions", f"{where}: question is {question!r}", "the question in words"
+            "questions", f"{where}: question is {_shown(question)}", "the question in words"
         )
     expected = data.get("expected")
     if expected is not None and (not isinstance(expected, str) or not expected):
         raise InvalidInput(
-            "questions", f"{where}: expected is {expected!r}", "a record key or null"
+            "questions", f"{where}: expected is {_shown(expected)}", "a record key or null"
         )
     known = {"id", "question", "expected", "acceptable", "outdated", "topic", "kind"}
     return Question(
