@@ -49,6 +49,8 @@ def test_help_and_version(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "supersede" in result.stdout and "verify" in result.stdout
     assert run(tmp_path, "--version").stdout.startswith("decisis ")
+    # the extra to install keeps its brackets: Rich would read "[web]" as markup and drop it
+    assert "pip install 'decisis[web]'" in run(tmp_path, "serve", "--help").stdout
 
 
 def test_init_add_supersede_current_round_trip(project: Path) -> None:

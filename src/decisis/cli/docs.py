@@ -39,6 +39,12 @@ kept over a hash-chained ledger, and answers what stands now and why.
 """
 
 
+def _unescaped(text: str) -> str:
+    """Help text without Rich's escapes: ``decisis\\[web]`` keeps its brackets on the
+    terminal, where ``[web]`` would be read as markup and vanish; Markdown needs none."""
+    return text.replace("\\[", "[")
+
+
 def command_tree() -> tuple[Any, Any, list[tuple[str, Any, Any]]]:
     """The root command, its context and ``(name, command, context)`` for each visible command."""
     import typer.main
@@ -122,7 +128,7 @@ def render_markdown() -> str:
         for name, cmd, _ in commands
     ]
     for name, command, _ in commands:
-        lines += ["", f"### decisis {name}\n", inspect.cleandoc(command.help or ""), ""]
+        lines += ["", f"### decisis {name}\n", _unescaped(inspect.cleandoc(command.help or "")), ""]
         lines += ["```", _usage(name, command), "```", ""]
         lines += list(_params(command))
     text = "\n".join(lines).rstrip() + "\n"

@@ -23,7 +23,7 @@ def serve(
 ) -> None:
     """Serve the web pages and the JSON API (OpenAPI at /docs) until stopped.
 
-    Needs the web extra: pip install 'decisis[web]'.
+    Needs the web extra: pip install 'decisis\\[web]'.
     """
     from decisis.adr.answer import prepare
     from decisis.binding import check_bind
