@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["GoalTree", "Graph", "Standing", "open"]
 
 DEFAULT_GRAPH = "default"
+MAX_SEQ = 2**63 - 1  # ledger sequence numbers are 64-bit signed integers in every store
 # ``current`` follows a rule-proposed supersession whose confidences add up to this: more
 # likely than not. A stated or confirmed one is always followed, a rejected one never.
 BELIEVED = 0.5
@@ -394,6 +395,11 @@ class Graph:
         return self.store.history(self.name, self._stored_id(ref), until=self.as_of)
 
     def events(self, after_seq: int = 0) -> Iterator[Event]:
+        """The ledger entries after sequence number ``after_seq``, oldest first."""
+        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
+            raise InvalidInput("after_seq", f"{after_seq!r} is not a sequence number", ">= 0")
+        if after_seq >= MAX_SEQ:  # no entry comes after it (and no store holds the number)
+            return iter(())
         return self.store.events(self.name, after_seq=after_seq, until=self.as_of)
 
     # -- queries --------------------------------------------------------------------

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 import decisis
 from decisis import EventKind
 from decisis.model import Event
@@ -50,3 +52,15 @@ def test_a_view_at_a_time_sees_the_history_recorded_by_then(graph: decisis.Graph
             {"label": "Cache, first"},
         ]
         assert view.history(node.id) == scanned(view, node.id)
+
+
+def test_events_after_a_sequence_number_no_store_can_hold_are_none(graph: decisis.Graph) -> None:
+    """Past 64 bits the stores cannot compare the number (SQLite raised OverflowError); no
+    entry comes after it. A negative or non-integer one is refused."""
+    graph.add_goal("Auth")
+    assert [e.seq for e in graph.events(after_seq=0)] == [1]
+    assert list(graph.events(after_seq=2**63 - 1)) == []
+    assert list(graph.events(after_seq=2**78)) == []
+    for bad in (-1, True, "3", 1.5):
+        with pytest.raises(decisis.InvalidInput, match="after_seq"):
+            graph.events(after_seq=bad)  # type: ignore[arg-type]

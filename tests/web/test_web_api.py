@@ -40,7 +40,7 @@ def test_reads_of_the_graph(site: Site, api: httpx.Client) -> None:
     stated = api.get(f"/current/{site.jwt}", params={"believe": 1.0}).json()
     assert stated["standing"] == standing["standing"]  # a stated replacement counts at any floor
     error = _error(api.get(f"/current/{site.jwt}", params={"believe": 1.5}), 422)
-    assert error["field"] == "believe" and "1.0" in error["allowed"]
+    assert error["field"] == "believe" and error["allowed"] == "less than or equal to 1"
     path = api.get("/path", params={"source": site.goal, "target": site.jwt}).json()
     assert [n["id"] for n in path] == [site.goal, site.jwt]
     assert site.jwt in {r["node"]["id"] for r in api.get(f"/impact/{site.goal}").json()}
@@ -59,6 +59,8 @@ def test_ledger_pages_and_verification(site: Site, api: httpx.Client) -> None:
     assert [e["seq"] for e in first] == [1, 2, 3]
     assert first[1]["prev_checksum"] == first[0]["checksum"]
     assert api.get("/ledger", params={"after": 3, "limit": 1}).json()[0]["seq"] == 4
+    # a sequence number past what a store can hold has nothing after it (it was a 500)
+    assert api.get("/ledger", params={"after": 2**78, "limit": 1}).json() == []
     ok = api.get("/verify")
     assert ok.status_code == 200 and ok.json()["ok"] is True
     tamper(site.db)
@@ -111,9 +113,17 @@ def test_bad_requests_say_what_was_wrong_and_change_nothing(site: Site, api: htt
     assert "team:999" in error["message"]
     error = _error(api.get("/at", params={"time": "last tuesday"}), 422)
     assert error["field"]
-    too_long = api.post("/ask", json={"question": "x" * 4001})
-    assert too_long.status_code == 422  # FastAPI's own validation, before any work
-    assert api.get("/recent", params={"limit": 0}).status_code == 422
+    # refused by FastAPI before any work, in the same shape as every other refusal
+    error = _error(api.post("/ask", json={"question": "x" * 4001}), 422)
+    assert error["type"] == "InvalidInput" and error["field"] == "question"
+    assert "at most 4000 characters" in error["allowed"]
+    error = _error(api.get("/recent", params={"limit": 0}), 422)
+    assert error["field"] == "limit" and error["allowed"] == "greater than or equal to 1"
+    error = _error(api.post("/ask", json={}), 422)
+    assert (error["field"], error["message"]) == (
+        "question",
+        "question: is missing (allowed: a value)",
+    )
     assert len(api.get("/ledger", params={"limit": 1000}).json()) == events
 
 
@@ -124,6 +134,11 @@ def test_openapi_document_lists_the_api(site: Site) -> None:
         spec["paths"]
     )
     assert not any(p in spec["paths"] for p in ("/", "/audit", "/ask"))  # pages are not API
+    # every refusal is documented in the one shape the API answers with
+    shown = spec["paths"]["/api/nodes/{ref}"]["get"]["responses"]
+    assert {"404", "409", "422"} <= shown.keys()
+    assert shown["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
+    assert "HTTPValidationError" not in spec.get("components", {}).get("schemas", {})
 
 
 def test_the_server_derives_what_answering_needs_before_it_listens(

@@ -28,13 +28,44 @@ from decisis.web.app import Site, site_of
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/api")
+
+class ErrorDetail(BaseModel):
+    type: str = Field(description="The kind of error: InvalidInput, NotFound, Conflict, …")
+    message: str = Field(description="What was wrong, in a sentence.")
+    field: str | None = Field(None, description="The field that was wrong, where one was.")
+    allowed: str | None = Field(None, description="What that field allows.")
+
+
+class ErrorBody(BaseModel):
+    """Every refusal of the API, whatever refused it."""
+
+    error: ErrorDetail
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description}
+
+
+router = APIRouter(
+    prefix="/api",
+    responses={
+        401: _error("The token is missing or wrong (a server started with one)."),
+        404: _error("No node, edge, record or tool by that name."),
+        409: _error("A conflict: an ambiguous id, or a change the graph refuses."),
+        422: _error("The request was refused: the field that was wrong and what it allows."),
+        503: _error("The store cannot be reached."),
+    },
+)
 
 MAX_LIMIT = 1000  # rows one request may ask for
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="At most this many rows.")]
 Believe = Annotated[
     float,
-    Query(description="Also follow replacements a rule proposed with this confidence (0 to 1)."),
+    Query(
+        ge=0.0,
+        le=1.0,
+        description="Also follow replacements a rule proposed with this confidence (0 to 1).",
+    ),
 ]
 Depth = Annotated[int, Query(ge=1, le=DEFAULT_MAX_DEPTH, description="Edges to follow at most.")]
 
@@ -43,12 +74,14 @@ SiteDep = Annotated[Site, Depends(site_of)]
 
 
 class AskBody(BaseModel):
-    question: str = Field(description="The question, in words.", max_length=MAX_QUESTION_CHARS)
+    question: str = Field(
+        description="The question, in words.", min_length=1, max_length=MAX_QUESTION_CHARS
+    )
 
 
 class CorrectionBody(BaseModel):
     question: str = Field(
-        description="The question as it was asked.", max_length=MAX_QUESTION_CHARS
+        description="The question as it was asked.", min_length=1, max_length=MAX_QUESTION_CHARS
     )
     key: str | None = Field(None, description="The record that answers it; null for none.")
     undo: bool = Field(False, description="Reverse the latest correction of the question.")
@@ -158,7 +191,17 @@ def ledger(
         return [event_dict(e) for e in islice(graph.events(after_seq=after), limit)]
 
 
-@router.get("/verify", summary="Check the hash chain and replay it against the tables")
+_BROKEN = {
+    "description": "The ledger is not intact: the same report, with the first bad entry.",
+    "content": {"application/json": {"schema": {"type": "object"}}},
+}
+
+
+@router.get(
+    "/verify",
+    summary="Check the hash chain and replay it against the tables",
+    responses={409: _BROKEN},
+)
 def verify(site: SiteDep) -> JSONResponse:
     with site.using() as graph:
         report = verify_dict(graph.verify())

@@ -23,6 +23,7 @@ from decisis.errors import (
 
 try:
     from fastapi import FastAPI, Request
+    from fastapi.exceptions import RequestValidationError
     from fastapi.responses import HTMLResponse, JSONResponse, Response
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtra("the web front door", "web") from exc
@@ -31,7 +32,15 @@ if TYPE_CHECKING:
     from decisis.agent.tools import Toolbox
     from decisis.graph import Graph
 
-__all__ = ["Site", "create_app", "error_response", "serve", "site_of", "status_of"]
+__all__ = [
+    "Site",
+    "create_app",
+    "error_response",
+    "invalid_request",
+    "serve",
+    "site_of",
+    "status_of",
+]
 
 
 @dataclass
@@ -74,6 +83,26 @@ def status_of(exc: DecisisError) -> int:
     return 400
 
 
+_PLACES = frozenset({"query", "path", "body", "header", "cookie"})
+
+
+def invalid_request(exc: RequestValidationError) -> InvalidInput:
+    """FastAPI's refusal of a request before it reaches a route (a limit out of range, a
+    body field missing or too long) as the ``InvalidInput`` every other refusal is: one
+    error shape for clients, naming the field and what is allowed."""
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    where = [str(part) for part in first.get("loc", ()) if part not in _PLACES]
+    field = ".".join(where) or "request"
+    said = str(first.get("msg") or "not allowed")
+    if first.get("type") == "missing":
+        return InvalidInput(field, "is missing", "a value")
+    got = repr(first.get("input"))
+    got = got if len(got) <= 60 else got[:57] + "..."
+    allowed = said.removeprefix("Input should be ").removeprefix("Value error, ")
+    return InvalidInput(field, f"is {got}", allowed)
+
+
 def error_response(request: Request, exc: DecisisError) -> Response:
     """The one translation: JSON in the forms of ``decisis.forms`` for the API, a page for
     people elsewhere; both name the field and what is allowed."""
@@ -112,7 +141,12 @@ def create_app(graph: Graph, *, title: str = "decisis", token: str | None = None
         assert isinstance(exc, DecisisError)
         return error_response(request, exc)
 
+    async def on_invalid(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        return error_response(request, invalid_request(exc))
+
     app.add_exception_handler(DecisisError, on_error)
+    app.add_exception_handler(RequestValidationError, on_invalid)
     app.include_router(api.router)
     app.include_router(pages.router)
     return app
