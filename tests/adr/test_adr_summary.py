@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from decisis.adr.summary import says_what_was_chosen, states_a_decision, summarise
+from decisis.adr.summary import (
+    says_what_was_chosen,
+    states_a_decision,
+    summarise,
+    tells_the_situation,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,6 +60,17 @@ from decisis.adr.summary import says_what_was_chosen, states_a_decision, summari
             "We host every service on AWS.\n\nWe will use eu-west-2 for every environment.\n",
             "We host every service on AWS.",
         ),
+        # a present-tense decision stays: what the team will do next is not what it chose
+        (
+            "Builds run as GitHub Actions workflows. We will decommission our Jenkins server.\n",
+            "Builds run as GitHub Actions workflows.",
+        ),
+        # ... but after a sentence telling what the team tried, what it will do is the decision
+        (
+            "We've tested the instances without the proxies. In light of this we will remove"
+            " the proxies.\n",
+            "In light of this we will remove the proxies.",
+        ),
         # nothing later says what was chosen: the first sentence stays
         ("There are several options. Each has costs.\n", "There are several options."),
         # what will follow from a decision, or an example of it, is not what was chosen
@@ -74,7 +90,6 @@ def test_the_summary_says_what_was_decided(decision: str, summary: str) -> None:
     [
         "We decided to use Go.",
         "It was selected last year.",
-        "We will remove the proxy.",
         "The decision is to wait.",
     ],
 )
@@ -85,14 +100,28 @@ def test_sentences_saying_what_was_chosen(sentence: str) -> None:
 @pytest.mark.parametrize(
     "sentence",
     [
-        "We will need to patch.",
-        "We will have two zones.",
+        "We will remove the proxy.",  # what the team will do: read after a situation only
         "For example, we decided to wait.",
         "We explored options.",
     ],
 )
 def test_sentences_not_saying_what_was_chosen(sentence: str) -> None:
     assert not says_what_was_chosen(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "situation"),
+    [
+        ("We discussed three options.", True),
+        ("We've tested the instances.", True),
+        ("There are several providers.", True),
+        ("The bastions currently update on apply.", True),
+        ("Builds run as GitHub Actions workflows.", False),
+        ("We will use Go.", False),
+    ],
+)
+def test_sentences_telling_the_situation(sentence: str, situation: bool) -> None:
+    assert tells_the_situation(sentence) is situation
 
 
 def test_an_empty_section_has_no_summary() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from decisis.adr.markdown import blocks, first_sentence, is_list_item, prose, sentences
 
-__all__ = ["says_what_was_chosen", "states_a_decision", "summarise"]
+__all__ = ["says_what_was_chosen", "states_a_decision", "summarise", "tells_the_situation"]
 
 # Words with which a sentence states a decision of any kind ("We will…", "…must be
 # authenticated", "Option 4", "We host every service on…"; but not "We discussed three
@@ -41,14 +41,24 @@ _IMPERATIVE = re.compile(
     r"|apply|do|don't|never|always)\b",
     re.IGNORECASE,
 )
-# Words with which a sentence says what was chosen: a decision verb in the past or with
-# "we will" ("we decided to", "the one we've chosen", "was selected", "we will remove…"),
-# but not what will follow from it ("we will need to", "we will have").
+# Words with which a sentence says what was chosen: a decision verb in the past ("we decided
+# to", "the one we've chosen", "was selected", "the decision is").
 _CHOOSES = re.compile(
     r"\b(?:decided\s+(?:to|on|upon|that)|(?:we|we've|have|has|had)\s+(?:chosen|chose|opted"
     r"|selected|agreed\s+to)|(?:was|were|is|been)\s+(?:chosen|selected|agreed)"
-    r"|the\s+decision\s+(?:is|was|has\s+been)"
-    r"|we(?:'ll|\s+will)\s+(?!not\b|need\b|have\b|be\b|also\b|still\b|probably\b)[a-z]+)\b",
+    r"|the\s+decision\s+(?:is|was|has\s+been))\b",
+    re.IGNORECASE,
+)
+# ... or what the team will do ("we will remove…"), but not what follows from it ("we will
+# need to", "we will have"): read only after a first sentence that tells the situation.
+_WILL_DO = re.compile(
+    r"\bwe(?:'ll|\s+will)\s+(?!not\b|need\b|have\b|be\b|also\b|still\b|probably\b)[a-z]+\b",
+    re.IGNORECASE,
+)
+# A sentence telling the situation or how the team got there: what it tried or weighed ("We
+# discussed…", "We've tested…"), what there is ("There are several…"), how things are now.
+_SITUATION = re.compile(
+    r"^(?:we(?:'ve|\s+have)?\s+\w+ed\b|there\s+(?:are|is|were|was)\b)|\bcurrently\b",
     re.IGNORECASE,
 )
 _EXAMPLE = re.compile(r"^(?:for\s+(?:instance|example)|e\.g\.)", re.IGNORECASE)
@@ -64,18 +74,28 @@ def says_what_was_chosen(sentence: str) -> bool:
     return bool(_CHOOSES.search(sentence)) and not _EXAMPLE.match(sentence)
 
 
+def tells_the_situation(sentence: str) -> bool:
+    """Whether ``sentence`` tells how things are or what the team tried, not what it decided."""
+    return bool(_SITUATION.search(sentence))
+
+
 def summarise(text: str, limit: int = 240) -> str:
     """One sentence that says what ``text`` (a Decision section) decided, markdown stripped.
 
     The first block of two words or more gives it, unless its sentence states nothing
-    decided and a later sentence says what was chosen. A sentence ending in a colon takes
-    the first item of the list after it (``We will: disable mod-security…``); before
-    anything else (a code block, a table) it ends in an ellipsis.
+    decided and a later sentence says what was chosen ("we decided to…"), or, after a first
+    sentence telling the situation, what the team will do ("we will remove…"). A sentence
+    ending in a colon takes the first item of the list after it (``We will: disable
+    mod-security…``); before anything else (a code block, a table) it ends in an ellipsis.
     """
     first = _first(text, limit)
     if states_a_decision(first):
         return first
-    chosen = next((s for s in _sentences(text, limit) if says_what_was_chosen(s)), None)
+    later = list(_sentences(text, limit))
+    chosen = next((s for s in later if says_what_was_chosen(s)), None)
+    if chosen is None and tells_the_situation(first):
+        will = (s for s in later if _WILL_DO.search(s) and not _EXAMPLE.match(s))
+        chosen = next(will, None)
     return chosen or first
 
 
