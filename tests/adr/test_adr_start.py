@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import decisis
 from decisis.adr.answer import ask
 from decisis.adr.ingest import ingest
-from decisis.adr.start import folder_words, named_folder, start_points, without_folder_name
+from decisis.adr.start import (
+    folder_words,
+    named_folder,
+    start_points,
+    without_folder_name,
+    without_live_as_verb,
+)
 from decisis.adr.view import view_of
 
 
@@ -142,3 +150,43 @@ def test_a_question_naming_a_team_starts_among_its_records(tmp_path: Path) -> No
         unnamed = start_points(g, view, "Do we use Kafka queues?")
     assert named.fused[0].doc == "payments-hub:001"
     assert unnamed.fused[0].doc == "search-team:001"
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("Where do our Terraform modules live?", "Where do our Terraform modules  ?"),
+        ("Which account will the buckets live in?", "Which account will the buckets   in?"),
+        ("Do the secrets live alongside the code?", "Do the secrets   alongside the code?"),
+        # "live" as production stays
+        ("Do we share the live cluster?", "Do we share the live cluster?"),
+        ("What do we test before going live on it?", "What do we test before going live on it?"),
+        ("Which tool before go-live?", "Which tool before go-live?"),
+    ],
+)
+def test_live_as_a_verb_is_not_a_word_of_the_subject(question: str, kept: str) -> None:
+    assert without_live_as_verb(question) == kept
+
+
+def test_where_things_live_is_not_about_the_live_environment(tmp_path: Path) -> None:
+    """ "Where do our Terraform modules live?" is about where the modules are kept; the
+    record that talks of the live environment and modules is not where it starts."""
+    team = tmp_path / "adrs" / "infra"
+    _record(
+        team,
+        "001-module-location.md",
+        "1. Terraform module location",
+        "Terraform modules are kept in this repository, in the modules folder.",
+    )
+    _record(
+        team,
+        "002-userdata.md",
+        "2. Userdata snippets",
+        "Snippets for the live and staging stacks are shared by the Terraform modules.",
+    )
+    for n in range(3, 9):  # other records, so that the words above are rare
+        _record(team, f"00{n}-note.md", f"{n}. Note {n}", f"Note {n} decides nothing of interest.")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        answer = ask(g, "Where do our Terraform modules live?")
+    assert answer.answer == "infra:001"

@@ -163,6 +163,23 @@ def without_folder_name(view: AdrView, question: str, folder: str | None) -> str
     return " ".join(kept) if kept else question
 
 
+# "live" as a verb ("Where do the Terraform modules live?", "… live in which account?"): in
+# a question it asks where something is; in the records "live" is production ("the live
+# cluster", "live-1"), so as a word of the question it would pull towards whatever record
+# talks of production. Not after "go" ("before going live") nor in "go-live".
+_LIVE_AS_VERB = re.compile(
+    r"(?<!-)(?<!\bgo )(?<!\bgoing )(?<!\bgoes )(?<!\bwent )(?<!\bgone )\blive"
+    r"(?=\s+(?:in|on|under|alongside|inside|within|for|so|now|there|here|together)\b"
+    r"|\s*[?.!,]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+def without_live_as_verb(question: str) -> str:
+    """``question`` without "live" where it is a verb (see ``_LIVE_AS_VERB``)."""
+    return _LIVE_AS_VERB.sub(" ", question)
+
+
 def searched_text(view: AdrView, question: str) -> str:
     """The question with the other spelling of each common abbreviation it uses
     (``single sign-on`` also as ``sso``; ``decisis.search.glossary``)."""
@@ -275,7 +292,8 @@ def _in_scope(
 def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     """Rank the records where ``question`` may start, by fused votes."""
     folder = named_folder(view, question)
-    asked = without_folder_name(view, question, folder)  # also what the subject is read from
+    # also what the subject is read from
+    asked = without_live_as_verb(without_folder_name(view, question, folder))
     scored = _term_votes(view, asked, folder)
     vectors = vector_scores(view, question, [s.doc for s in scored], graph)
     rankings: dict[str, list[str]] = {"terms": _blend(scored, vectors)}
