@@ -31,6 +31,7 @@ __all__ = [
     "Conflict",
     "CycleError",
     "DecisisError",
+    "HeadMoved",
     "IntegrityError",
     "InvalidInput",
     "MalformedImport",
@@ -97,6 +98,19 @@ class AmbiguousId(NotFound):
 
 class Conflict(DecisisError):
     """The change contradicts what is stored (a duplicate id, a tombstoned target)."""
+
+
+class HeadMoved(Conflict):
+    """An append made on what the graph held at ``expected`` found other events after it
+    (``found``): nothing was written. Read again, and write again."""
+
+    def __init__(self, graph: str, expected: int, found: int):
+        self.expected = expected
+        self.found = found
+        super().__init__(
+            f"graph {graph!r} moved on while the change was prepared: its last event is"
+            f" {found}, not {expected}; nothing was written"
+        )
 
 
 class IntegrityError(DecisisError):

@@ -7,13 +7,13 @@ ones. Every query runs in the store.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-from decisis.errors import Conflict, InvalidInput
+from decisis.errors import Conflict, HeadMoved, InvalidInput
 from decisis.model import (
     CAUSAL_EDGE_TYPES,
     EDGE_MUTABLE_FIELDS,
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from decisis.batch import Batch
     from decisis.stores.replay import VerifyReport
 
-__all__ = ["GoalTree", "Graph", "Standing", "open"]
+__all__ = ["GoalTree", "Graph", "Standing", "open", "written_once"]
 
 DEFAULT_GRAPH = "default"
 MAX_SEQ = 2**63 - 1  # ledger sequence numbers are 64-bit signed integers in every store
@@ -573,6 +573,24 @@ def _check_depth(depth: int) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 10_000:
         raise InvalidInput("max_depth", f"{depth!r} is out of range", "1 to 10000")
     return depth
+
+
+T = TypeVar("T")
+WRITE_TRIES = 5  # reads of a graph a read-modify-write makes while other writers move it
+
+
+def written_once(work: Callable[[], T], tries: int = WRITE_TRIES) -> T:
+    """Run ``work`` (it reads the graph, then appends with ``after_seq`` set to the head it
+    read) again while another writer moves the head in between (``HeadMoved``), so its
+    change is worked out from what the graph holds when it lands: an ingest or a correction
+    in two processes at once adds a record once, moves a rule's trust twice."""
+    for attempt in range(1, tries + 1):
+        try:
+            return work()
+        except HeadMoved:
+            if attempt == tries:
+                raise
+    raise InvalidInput("tries", f"{tries!r} is fewer than one", ">= 1")
 
 
 def open(url: str = "memory://", graph: str = DEFAULT_GRAPH, *, agent: str | None = None) -> Graph:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import decisis
 from decisis.adr.ingest import adr_links, ingest, record_nodes
-from decisis.model import LinkState, NodeStatus
+from decisis.model import LinkState, Node, NodeStatus
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -168,3 +169,30 @@ def test_proposed_links_keep_status_and_may_form_cycles(
         e.metadata["old"] == "team:001" and e.metadata["new"] == "team:002"
         for e in adr_links(graph)
     )
+
+
+def test_two_ingests_of_one_folder_at_once_add_each_record_once(tmp_path: Path) -> None:
+    """Another process ingests the same folder into the same SQLite file after this ingest
+    read the graph and before it writes: the write is refused (the head moved), the graph
+    is read again, and every record is in it once, not twice."""
+    team = tmp_path / "team"
+    team.mkdir()
+    _write(team, 1, "Use Postgres", "We will use Postgres for storage.")
+    _write(team, 2, "Use Redis", "We will use Redis for caching.")
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    with decisis.open(url) as mine, decisis.open(url) as theirs:
+        read_nodes = mine.store.nodes
+        raced = []
+
+        def nodes_then_another_ingest(graph: str, **kwargs: Any) -> list[Node]:
+            found = read_nodes(graph, **kwargs)
+            if not raced:  # once: the other process writes right after this read
+                raced.append(ingest(theirs, team))
+            return found
+
+        mine.store.nodes = nodes_then_another_ingest  # type: ignore[method-assign]
+        report = ingest(mine, team)
+        assert sorted(raced[0].added) == ["team:001", "team:002"]
+        keys = [n.metadata["key"] for n in read_nodes(mine.name) if n.metadata.get("kind") == "adr"]
+        assert sorted(keys) == ["team:001", "team:002"] and mine.verify().ok
+        assert report.added == [] and sorted(report.unchanged) == ["team:001", "team:002"]

@@ -38,8 +38,10 @@ class CountingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-        events = self.inner.append(graph, drafts)
+    def append(
+        self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+    ) -> list[Event]:
+        events = self.inner.append(graph, drafts, after_seq=after_seq)
         self.appends.append(events)
         return events
 
@@ -155,3 +157,32 @@ def test_the_region_holds_the_links_a_walk_may_take(corpus: Path) -> None:
                 )
                 if believable:
                     assert edge in links.get(key, []), (key, edge.metadata)
+
+
+def test_two_corrections_at_once_both_move_their_rules_trust(corpus: Path, tmp_path: Path) -> None:
+    """Another process corrects a question just before this correction writes: this one's
+    trust was worked out from counts that are now stale, so its write is refused (the head
+    moved) and it is worked out again. Without the check, it wrote the trust of one move
+    onto the rule's unjudged links (0.667 where both moves give 0.714), and walks read it."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    with decisis.open(url) as graph:
+        ingest(graph, corpus)
+        before = rule_trust(graph)["names-replaced"]
+    with decisis.open(url) as mine, decisis.open(url) as theirs:
+        write = mine.store.append
+        raced: list[object] = []
+
+        def another_correction_then_append(graph: str, drafts: Any, **kwargs: Any) -> Any:
+            if not raced:  # once: the other process writes right before this write
+                logs = "Do we use the AWS hosted Elasticsearch cluster for application logs?"
+                raced.append(correct(theirs, logs, "cloud-platform:023"))
+            return write(graph, drafts, **kwargs)
+
+        mine.store.append = another_correction_then_append  # type: ignore[method-assign]
+        ci = "Should I write our new infrastructure deployment pipeline as a Concourse CI pipeline?"
+        done = correct(mine, ci, "cloud-platform:040")
+        after = rule_trust(mine)["names-replaced"]
+        assert raced and done.confirmed
+        assert (after.successes, after.failures) == (before.successes + 2, before.failures)
+        _agree_with_trust(mine)  # every unjudged link of the rule carries the trust of both
+        assert mine.verify().ok

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
+from decisis.errors import Conflict, CycleError, HeadMoved, InvalidInput, NotFound
 from decisis.ledger import GENESIS, canonical_bytes, chain_checksum
 from decisis.model import EdgeType, EventDraft, EventKind, LinkState, NodeStatus, NodeType
 from decisis.stores import Store
@@ -363,3 +363,20 @@ def test_refusal_rules(store: Store, setup: Setup, error: type[Exception]) -> No
         store.append(G, [node_added(make_node("innocent")), bad])
     assert type(caught.value) is error, f"expected {error.__name__}, got {caught.value!r}"
     assert fingerprint(store) == before
+
+
+def test_append_after_a_head_lands_only_while_it_is_still_the_head(store: Store) -> None:
+    """Compare-and-set on the ledger head: a writer that prepared its drafts from what it
+    read writes them only if nobody wrote in between; else ``HeadMoved``, nothing written."""
+    a, b, c = make_node("a"), make_node("b"), make_node("c")
+    assert [e.seq for e in store.append(G, [node_added(a)], after_seq=0)] == [1]  # new graph
+    store.append(G, [node_added(b)])  # another writer moves the head to 2
+    with pytest.raises(HeadMoved) as moved:
+        store.append(G, [node_added(c)], after_seq=1)
+    assert (moved.value.expected, moved.value.found) == (1, 2)
+    assert isinstance(moved.value, Conflict) and "nothing was written" in str(moved.value)
+    assert store.head(G)[0] == 2 and {n.label for n in store.nodes(G)} == {"a", "b"}
+    assert [e.seq for e in store.append(G, [node_added(c)], after_seq=2)] == [3]
+    assert store.append(G, [], after_seq=0) == []  # nothing to write: nothing to check
+    with pytest.raises(InvalidInput, match="after_seq"):
+        store.append(G, [node_added(make_node("d"))], after_seq=-1)

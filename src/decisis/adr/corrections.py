@@ -41,7 +41,7 @@ from decisis.adr.trust import CORRECTION_RULE, links_after, trust_moves
 from decisis.adr.view import QUESTION_KIND, AdrView, view_of
 from decisis.adr.walk import RELEVANCE_MIN
 from decisis.errors import NotFound
-from decisis.graph import Graph
+from decisis.graph import Graph, written_once
 from decisis.model import (
     Edge,
     EdgeType,
@@ -231,8 +231,16 @@ def _retrust(links: list[Edge], changes: list[EventDraft], at: Any) -> list[Even
 
 
 def correct(graph: Graph, question: str, key: str | None) -> Correction:
-    """Record that ``question`` is answered by record ``key`` (``None``: by no record)."""
+    """Record that ``question`` is answered by record ``key`` (``None``: by no record).
+
+    The judgement is worked out from the graph as read and lands only if nobody wrote in
+    between, else it is worked out again (``written_once``): two corrections at once each
+    move their rules' trust from what the other left."""
     check_question(question)
+    return written_once(lambda: _correct(graph, question, key))
+
+
+def _correct(graph: Graph, question: str, key: str | None) -> Correction:
     view = view_of(graph)
     if key is not None and key not in view.records:
         raise NotFound("record", key, graph.name)
@@ -265,7 +273,9 @@ def correct(graph: Graph, question: str, key: str | None) -> Correction:
             metadata={"relation": "resolved_to"},
         )
         changes.append(drafts.edge_added(link, at))
-    graph.store.append(graph.name, changes + _retrust(view.links, changes, at))
+    graph.store.append(
+        graph.name, changes + _retrust(view.links, changes, at), after_seq=view.head[0]
+    )
     return result
 
 
@@ -310,7 +320,13 @@ def _latest_question(graph: Graph, question: str) -> Node:
 
 
 def undo(graph: Graph, question: str) -> Correction:
-    """Reverse the latest correction of ``question``."""
+    """Reverse the latest correction of ``question`` (read again if another writer moved
+    the graph meanwhile, as ``correct``)."""
+    return written_once(lambda: _undo(graph, question))
+
+
+def _undo(graph: Graph, question: str) -> Correction:
+    head = graph.store.head(graph.name)[0]  # before the reads the drafts come from
     node = _latest_question(graph, question)
     at = utc_now()
     meta = node.metadata
@@ -323,7 +339,9 @@ def undo(graph: Graph, question: str) -> Correction:
             drafts.tombstoned(edge_id, "edge", "the correction that proposed it was undone", at)
         )
     changes.append(drafts.tombstoned(node.id, "node", "correction undone", at))
-    graph.store.append(graph.name, changes + _retrust(adr_links(graph), changes, at))
+    graph.store.append(
+        graph.name, changes + _retrust(adr_links(graph), changes, at), after_seq=head
+    )
     return result
 
 

@@ -25,7 +25,7 @@ from decisis.adr.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.adr.rules import Proposal, propose_links
 from decisis.adr.trust import trust_from
 from decisis.errors import Conflict, InvalidInput
-from decisis.graph import Graph
+from decisis.graph import Graph, written_once
 from decisis.model import (
     Edge,
     EdgeType,
@@ -242,19 +242,28 @@ def record_nodes(graph: Graph) -> dict[str, Node]:
 
 
 def ingest_records(graph: Graph, records: Sequence[AdrRecord]) -> IngestReport:
-    """Add or update ``records`` and their proposed links, in one transaction."""
+    """Add or update ``records`` and their proposed links, in one transaction.
+
+    What to write is worked out from the graph as read; the write lands only if nobody
+    wrote in between (``Store.append(after_seq=…)``), else the graph is read again
+    (``written_once``). Two processes ingesting one folder at once add each record once."""
     if graph.as_of is not None:
         raise Conflict("a view of the graph at a past time is read-only")
-    report = IngestReport()
-    at = utc_now()
-    known = record_nodes(graph)
-    changes, ids = _record_drafts(records, known, at, report)
     proposals = propose_links(records)
     scope = {r.key for r in records}
-    changes += _link_drafts(graph, proposals, ids, scope, at, report)
-    if changes:
-        graph.store.append(graph.name, changes)
-    return report
+
+    def once() -> IngestReport:
+        report = IngestReport()
+        at = utc_now()
+        head = graph.store.head(graph.name)[0]  # before the reads the drafts come from
+        known = record_nodes(graph)
+        changes, ids = _record_drafts(records, known, at, report)
+        changes += _link_drafts(graph, proposals, ids, scope, at, report)
+        if changes:
+            graph.store.append(graph.name, changes, after_seq=head)
+        return report
+
+    return written_once(once)
 
 
 def ingest(graph: Graph, *folders: str | os.PathLike[str]) -> IngestReport:

@@ -90,8 +90,15 @@ class Store(Protocol):
     def close(self) -> None: ...
 
     # -- writes ---------------------------------------------------------------
-    def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-        """Check, apply and append ``drafts`` atomically; return the stored events."""
+    def append(
+        self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+    ) -> list[Event]:
+        """Check, apply and append ``drafts`` atomically; return the stored events.
+
+        With ``after_seq``, only while the graph's last event is still that one (0 for an
+        empty graph); else ``HeadMoved`` and nothing is written. A reader that prepared the
+        drafts from what it read (an ingest) then reads again instead of writing over a
+        change made meanwhile by another process."""
         ...
 
     # -- records --------------------------------------------------------------

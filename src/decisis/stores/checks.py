@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from decisis.errors import InvalidInput
+from decisis.errors import HeadMoved, InvalidInput
 from decisis.model import EdgeType
 from decisis.model.validation import check_enum
 
-__all__ = ["check_aware", "check_direction", "check_edge_types", "check_non_negative"]
+__all__ = [
+    "check_aware",
+    "check_direction",
+    "check_edge_types",
+    "check_head",
+    "check_non_negative",
+]
 
 
 def check_aware(when: datetime | None, name: str) -> None:
@@ -21,6 +27,13 @@ def check_aware(when: datetime | None, name: str) -> None:
 def check_non_negative(value: int | None, name: str) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
         raise InvalidInput(name, f"{value!r} is not a whole number >= 0", ">= 0")
+
+
+def check_head(graph: str, found: int, after_seq: int | None) -> None:
+    """``HeadMoved`` unless the graph's last event (``found``) is still ``after_seq``; no
+    check without one. Every backend calls it with the head it read inside its write."""
+    if after_seq is not None and found != after_seq:
+        raise HeadMoved(graph, after_seq, found)
 
 
 def check_direction(direction: object, *, optional: bool = False) -> None:

@@ -52,6 +52,7 @@ from decisis.stores.checks import (
     check_aware,
     check_direction,
     check_edge_types,
+    check_head,
     check_non_negative,
 )
 from decisis.stores.fold import GraphState, apply, canonical_draft
@@ -172,10 +173,16 @@ class MemoryStore(VectorMethods):
         return self._graph(graph).state.nodes
 
     # -- writes ---------------------------------------------------------------
-    def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-        """Check, apply and append ``drafts`` atomically; return the stored events."""
+    def append(
+        self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+    ) -> list[Event]:
+        """Check, apply and append ``drafts`` atomically; return the stored events (with
+        ``after_seq``, only while it is the graph's last event: ``Store.append``)."""
+        check_non_negative(after_seq, "after_seq")
         with self._lock:
             data = self._graph(graph)
+            if drafts:  # nothing to write: nothing to check, as in every backend
+                check_head(graph, data.head[0], after_seq)
             journals = _journals(data.state)
             for journal in journals:
                 journal.begin()

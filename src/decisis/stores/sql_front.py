@@ -22,7 +22,12 @@ from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, N
 from decisis.model.validation import check_confidence, check_enum
 from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
-from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
+from decisis.stores.checks import (
+    check_aware,
+    check_direction,
+    check_edge_types,
+    check_non_negative,
+)
 from decisis.stores.sql_vector_front import SqlVectorFront
 
 __all__ = ["Queries", "SqlFront", "Walks", "Writes", "in_transaction"]
@@ -168,8 +173,9 @@ class SqlFront(SqlVectorFront, Generic[C]):
         """Run ``work`` in one transaction, so that all its statements see one state."""
 
     @abstractmethod
-    def _append(self, graph: str, drafts: list[EventDraft]) -> list[Event]:
-        """Check, apply and append a non-empty batch in one write transaction."""
+    def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
+        """Check, apply and append a non-empty batch in one write transaction (with
+        ``after_seq``, ``checks.check_head`` on the head read inside it)."""
 
     def __enter__(self) -> Self:
         return self
@@ -183,12 +189,16 @@ class SqlFront(SqlVectorFront, Generic[C]):
         self.close()
 
     # -- writes ---------------------------------------------------------------
-    def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-        """Check, apply and append ``drafts`` in one transaction (none for no drafts)."""
+    def append(
+        self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+    ) -> list[Event]:
+        """Check, apply and append ``drafts`` in one transaction (none for no drafts); with
+        ``after_seq``, only while it is the graph's last event (``Store.append``)."""
+        check_non_negative(after_seq, "after_seq")
         drafts = list(drafts)
         if not drafts:
             return []
-        return self._append(graph, drafts)
+        return self._append(graph, drafts, after_seq)
 
     # -- records --------------------------------------------------------------
     def get_node(self, graph: str, node_id: str) -> Node:

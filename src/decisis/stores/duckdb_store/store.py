@@ -125,8 +125,8 @@ class DuckDBStore(SqlFront[Conn]):
     def _snapshot(self, work: Callable[[Conn], T]) -> T:
         return self._transaction(work)
 
-    def _append(self, graph: str, drafts: list[EventDraft]) -> list[Event]:
-        return self._transaction(lambda c: writes.append(c, graph, drafts))
+    def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
+        return self._transaction(lambda c: writes.append(c, graph, drafts, after_seq))
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:

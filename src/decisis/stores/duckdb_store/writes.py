@@ -18,6 +18,7 @@ import duckdb
 
 from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, EventKind, Node, format_time
+from decisis.stores.checks import check_head
 from decisis.stores.dbapi_writes import Dialect, apply, read_head
 from decisis.stores.duckdb_store.rows import EVENT_COLUMNS, canonical_json, event_from_row
 from decisis.stores.duckdb_store.schema import index_node
@@ -67,10 +68,14 @@ def _index(conn: Conn, graph: str, node: Node, replace: bool) -> None:
 _DIALECT = Dialect[Conn](_ID_USED, _SUPERSEDES_REACH, _TRUST_RULE, _index)
 
 
-def append(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-    """Check, apply and chain each draft; return the events as stored. Needs an open transaction."""
+def append(
+    conn: Conn, graph: str, drafts: Sequence[EventDraft], after_seq: int | None = None
+) -> list[Event]:
+    """Check, apply and chain each draft; return the events as stored. Needs an open
+    transaction (``after_seq``: see ``Store.append``)."""
     head = read_head(conn, graph)
     seq, checksum = head
+    check_head(graph, seq, after_seq)
     events: list[Event] = []
     for draft in drafts:
         seq += 1

@@ -135,10 +135,10 @@ class PostgresStore(SqlFront[Conn]):
         with self._connection() as conn:
             return work(conn)
 
-    def _append(self, graph: str, drafts: list[EventDraft]) -> list[Event]:
+    def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
         """Behind the graph's lock, the statements pipelined (two round trips, see ``writes``)."""
         with self._connection() as conn:
-            return writes.append_committed(conn, graph, drafts)
+            return writes.append_committed(conn, graph, drafts, after_seq)
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     @property

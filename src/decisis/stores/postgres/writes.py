@@ -57,6 +57,7 @@ from decisis.errors import NotFound, StoreError
 from decisis.ledger import GENESIS, chain_checksum
 from decisis.model import Edge, EdgeType, Event, EventDraft, EventKind, Node, parse_time
 from decisis.model.ids import ID_ALPHABET, ID_LENGTH
+from decisis.stores.checks import check_head
 from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.postgres.rows import (
     EDGE_COLUMNS,
@@ -193,13 +194,15 @@ def read_head(conn: Conn, graph: str) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
 
-def append_committed(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
+def append_committed(
+    conn: Conn, graph: str, drafts: Sequence[EventDraft], after_seq: int | None = None
+) -> list[Event]:
     """``append`` in its own transaction on an autocommit connection, pipelined: two
     round trips. A refused batch costs a third (its ``ROLLBACK``)."""
     try:
         with conn.pipeline():
             conn.execute("BEGIN")
-            events = append(conn, graph, drafts)
+            events = append(conn, graph, drafts, after_seq)
             conn.execute("COMMIT")
     finally:
         if conn.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR):
@@ -207,10 +210,14 @@ def append_committed(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> li
     return events
 
 
-def append(conn: Conn, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
+def append(
+    conn: Conn, graph: str, drafts: Sequence[EventDraft], after_seq: int | None = None
+) -> list[Event]:
     """Check, apply and chain each draft; return the events as stored. Needs an open
-    transaction; in pipeline mode the reads are one round trip and the writes none."""
+    transaction; in pipeline mode the reads are one round trip and the writes none
+    (``after_seq``: see ``Store.append``)."""
     seq, checksum, state = _read(conn, graph, _Named.of(drafts))
+    check_head(graph, seq, after_seq)
     loaded = (dict(state.nodes), dict(state.edges))
     events: list[Event] = []
     for draft in drafts:

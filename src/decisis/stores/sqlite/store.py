@@ -156,8 +156,10 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
     def _snapshot(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return self._transaction("BEGIN", work)
 
-    def _append(self, graph: str, drafts: list[EventDraft]) -> list[Event]:
-        return self._transaction("BEGIN IMMEDIATE", lambda c: writes.append(c, graph, drafts))
+    def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
+        return self._transaction(
+            "BEGIN IMMEDIATE", lambda c: writes.append(c, graph, drafts, after_seq)
+        )
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, format_time
+from decisis.stores.checks import check_head
 from decisis.stores.dbapi_writes import Dialect, apply, read_head
 from decisis.stores.fold import canonical_draft
 from decisis.stores.sqlite.rows import EVENT_COLUMNS, canonical_json, event_from_row
@@ -48,9 +49,16 @@ _TRUST_RULE = """
 _DIALECT = Dialect[sqlite3.Connection](_ID_USED, _SUPERSEDES_REACH, _TRUST_RULE)
 
 
-def append(conn: sqlite3.Connection, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
-    """Check, apply and chain each draft; return the events as stored. Needs an open transaction."""
+def append(
+    conn: sqlite3.Connection,
+    graph: str,
+    drafts: Sequence[EventDraft],
+    after_seq: int | None = None,
+) -> list[Event]:
+    """Check, apply and chain each draft; return the events as stored. Needs an open
+    transaction (``after_seq``: see ``Store.append``)."""
     seq, checksum = read_head(conn, graph)
+    check_head(graph, seq, after_seq)
     first = seq + 1
     for draft in drafts:
         seq += 1
