@@ -24,9 +24,11 @@ class CountingStore:
         self.inner = inner
         self.appends: list[int] = []  # drafts per append call
 
-    def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
+    def append(
+        self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+    ) -> list[Event]:
         self.appends.append(len(drafts))
-        return self.inner.append(graph, drafts)
+        return self.inner.append(graph, drafts, after_seq=after_seq)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

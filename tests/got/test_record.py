@@ -81,9 +81,11 @@ def test_a_run_lands_in_one_append_as_one_stretch_of_the_ledger(tmp_path: Path) 
         def __init__(self, inner: Store) -> None:
             self.inner = inner
 
-        def append(self, graph: str, drafts: Sequence[EventDraft]) -> list[Event]:
+        def append(
+            self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+        ) -> list[Event]:
             appends.append(len(drafts))
-            return self.inner.append(graph, drafts)
+            return self.inner.append(graph, drafts, after_seq=after_seq)
 
         def __getattr__(self, name: str) -> Any:
             return getattr(self.inner, name)
