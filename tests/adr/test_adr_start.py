@@ -190,3 +190,27 @@ def test_where_things_live_is_not_about_the_live_environment(tmp_path: Path) -> 
         ingest(g, tmp_path / "adrs")
         answer = ask(g, "Where do our Terraform modules live?")
     assert answer.answer == "infra:001"
+
+
+def test_an_abbreviation_finds_the_record_whose_title_spells_it_out(tmp_path: Path) -> None:
+    """ "Do we use OPA?" is about the record introducing the Open Policy Agent, not the one
+    that names OPA in passing, though only the latter writes the abbreviation."""
+    team = tmp_path / "adrs" / "platform"
+    _record(
+        team,
+        "001-opa.md",
+        "1. Introduce Open Policy Agent",
+        "Every ingress is checked by policies before it is admitted to the cluster.",
+    )
+    _record(
+        team,
+        "002-multi-cluster.md",
+        "2. Multi-cluster",
+        "Upgrades of single points of failure such as ingress or OPA go to a test cluster first.",
+    )
+    for n in range(3, 9):  # other records, so that the words above are rare
+        _record(team, f"00{n}-note.md", f"{n}. Note {n}", f"Note {n} decides nothing of interest.")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        answer = ask(g, "Do we use OPA on the platform?")
+    assert answer.answer == "platform:001"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decisis.search.terms import TermIndex, defined_aliases
+from decisis.search.terms import TermIndex, defined_aliases, title_aliases
 
 
 def _index() -> TermIndex:
@@ -96,3 +96,31 @@ def test_held_only_by_names_the_subject_words_one_document_alone_uses() -> None:
     # "prometheus" is in two documents: no one document alone answers for it
     assert index.held_only_by("Which Prometheus do we run?", "metrics") == []
     assert index.held_only_by(question, "missing") == []
+
+
+def test_a_title_spells_out_an_abbreviation_other_documents_use() -> None:
+    """ "Introduce Open Policy Agent" spells out "OPA", which another record uses; the last
+    words of a run of capitals only (a name ends a title), never a stop word, a word the
+    glossary spells both ways or an everyday English one."""
+    known = {"opa", "iop", "ecr", "tcp", "use", "kms"}
+    titles = [
+        "Introduce Open Policy Agent",  # opa, not iop
+        "Use Elastic Container Registry",  # ecr: the glossary's
+        "The Cloud Platform",  # "The" starts no run
+        "Use Simple Ephemeral Storage",  # "use": everyday English (and "ses" unknown)
+        "Keep Metrics, Store Logs",  # the comma ends a run
+    ]
+    assert title_aliases(titles, known) == {"opa": ("open", "policy", "agent")}
+
+
+def test_only_an_index_of_named_titles_takes_them_as_aliases() -> None:
+    docs = [
+        ("a", {"title": "Introduce Open Policy Agent", "body": "Policies are checked."}),
+        ("b", {"title": "Multi-cluster", "body": "OPA is a single point of failure."}),
+    ]
+    assert TermIndex.build(docs, spell_out_titles=True).aliases == {
+        "opa": ("open", "policy", "agent")
+    }
+    assert TermIndex.build(docs).aliases == {}  # questions' titles name nothing
+    rebuilt = TermIndex.build(docs, spell_out_titles=True).rebuilt(docs[:1] + docs[1:])
+    assert rebuilt.aliases == {"opa": ("open", "policy", "agent")}

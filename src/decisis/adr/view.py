@@ -274,7 +274,11 @@ def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
         head=head,
         records=records,
         key_of={node.id: key for key, node in records.items()},
-        index=previous.index.rebuilt(docs) if previous else TermIndex.build(docs),
+        index=(
+            previous.index.rebuilt(docs)
+            if previous
+            else TermIndex.build(docs, spell_out_titles=True)  # "Open Policy Agent" for OPA
+        ),
         links=links,
         trust=trust,
         questions=questions,

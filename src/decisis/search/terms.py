@@ -21,11 +21,11 @@ import itertools
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from decisis.search.text import terms, words
+from decisis.search.text import STOP_WORDS, terms, words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -127,6 +127,55 @@ def _exact(weight: float) -> bool:
     return (weight * 4).is_integer() and abs(weight) < 2**20
 
 
+_CAPITALISED = re.compile(r"[A-Z][a-z][\w-]*")
+_RUN_WORDS = (3, 6)  # a title spells out an abbreviation of this many words
+
+
+def title_aliases(titles: Iterable[str], known: Container[str]) -> dict[str, tuple[str, ...]]:
+    """Abbreviations that titles spell out without defining them: the last three to six
+    capitalised words of a run ("Introduce Open Policy Agent": a name ends the run) whose
+    initials are a word the documents use ("OPA" in other records), not an everyday English
+    one, nor one the glossary already spells both ways. A question asking about "OPA" then
+    also finds the record titled with the words it stands for."""
+    from decisis.search.glossary import ABBREVIATIONS
+
+    found: dict[str, tuple[str, ...]] = {}
+    for title in titles:
+        for run in _capitalised_runs(title):
+            for size in range(_RUN_WORDS[0], min(_RUN_WORDS[1], len(run)) + 1):
+                words = run[-size:]
+                short = "".join(w[0] for w in words).lower()
+                if short in found or short in ABBREVIATIONS or short not in known:
+                    continue
+                if not _everyday(short):
+                    found[short] = tuple(terms(" ".join(words)))
+    return found
+
+
+def _capitalised_runs(title: str) -> Iterator[list[str]]:
+    """Runs of capitalised words in ``title``; punctuation after a word ends its run."""
+    run: list[str] = []
+    for raw in title.split():
+        word = raw.rstrip(",.:;!?)")
+        if _CAPITALISED.fullmatch(word) and word.lower() not in STOP_WORDS:
+            run.append(word)
+            if word != raw:
+                yield run
+                run = []
+            continue
+        if run:
+            yield run
+        run = []
+    if run:
+        yield run
+
+
+def _everyday(word: str) -> bool:
+    from decisis.search.embed_static import is_common_word  # the shipped vocabulary, lazily
+
+    return word in STOP_WORDS or is_common_word(word)
+
+
 def defined_aliases(text: str) -> dict[str, tuple[str, ...]]:
     """Abbreviations a text defines, ``Modernisation Platform (MP)``: ``{"mp": (terms…)}``.
 
@@ -170,6 +219,8 @@ class TermIndex:
     positions: dict[str, int] = field(default_factory=dict)
     # Words the documents define themselves ("Modernisation Platform (MP)"): short -> long.
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Whether titles spelling out a word the documents use define it too (``build``).
+    spell_out_titles: bool = False
     # Per (document slot, top): its heaviest terms as a set, with their weights, and the norm.
     _tops: dict[tuple[int, int], tuple[frozenset[str], dict[str, float], float]] = field(
         default_factory=dict, repr=False
@@ -194,13 +245,19 @@ class TermIndex:
     _defines: list[_Defines] = field(default_factory=list, repr=False)
 
     @classmethod
-    def build(cls, docs: Iterable[tuple[str, Mapping[str, str]]]) -> TermIndex:
-        """Index ``(doc id, {field: text})`` pairs; unknown fields count as body."""
-        index = cls()
+    def build(
+        cls, docs: Iterable[tuple[str, Mapping[str, str]]], *, spell_out_titles: bool = False
+    ) -> TermIndex:
+        """Index ``(doc id, {field: text})`` pairs; unknown fields count as body. With
+        ``spell_out_titles``, an abbreviation a title spells out (``title_aliases``) brings
+        the title's words, as one a document defines does: for titles that name things (a
+        decision record's), not for questions."""
+        index = cls(spell_out_titles=spell_out_titles)
         lists: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
         for doc_id, fields in docs:
             index._append(doc_id, tuple(fields.items()), lists, fresh=True)
         index._keep(lists)
+        index._add_title_aliases()
         return index
 
     def rebuilt(self, docs: Iterable[tuple[str, Mapping[str, str]]]) -> TermIndex:
@@ -211,11 +268,16 @@ class TermIndex:
         items = [(doc_id, tuple(fields.items())) for doc_id, fields in docs]
         n = len(self.docs)
         if len(items) < n or [d for d, _ in items[:n]] != self.docs:
-            return TermIndex.build((d, dict(f)) for d, f in items)
+            return TermIndex.build(
+                ((d, dict(f)) for d, f in items), spell_out_titles=self.spell_out_titles
+            )
         changed = [slot for slot in range(n) if items[slot][1] != self._fields[slot]]
         if len(changed) > n // 4:
-            return TermIndex.build((d, dict(f)) for d, f in items)
+            return TermIndex.build(
+                ((d, dict(f)) for d, f in items), spell_out_titles=self.spell_out_titles
+            )
         new = TermIndex(
+            spell_out_titles=self.spell_out_titles,
             docs=list(self.docs),
             postings=dict(self.postings),
             lengths=list(self.lengths),
@@ -236,7 +298,16 @@ class TermIndex:
         for defines in new._defines:  # the first document to define a word wins
             for short, long in defines:
                 new.aliases.setdefault(short, long)
+        new._add_title_aliases()
         return new
+
+    def _add_title_aliases(self) -> None:
+        """``title_aliases`` of the documents' titles, where no document defines the word."""
+        if not self.spell_out_titles:
+            return
+        titles = (text for fields in self._fields for name, text in fields if name == "title")
+        for short, long in title_aliases(titles, self.postings).items():
+            self.aliases.setdefault(short, long)
 
     def _keep(self, lists: dict[str, list[tuple[int, float]]]) -> None:
         """Make the postings ``lists`` (new or changed) this index's own, as tuples; a term
