@@ -168,49 +168,46 @@ def test_live_as_a_verb_is_not_a_word_of_the_subject(question: str, kept: str) -
     assert without_live_as_verb(question) == kept
 
 
-def test_where_things_live_is_not_about_the_live_environment(tmp_path: Path) -> None:
-    """ "Where do our Terraform modules live?" is about where the modules are kept; the
-    record that talks of the live environment and modules is not where it starts."""
-    team = tmp_path / "adrs" / "infra"
-    _record(
-        team,
-        "001-module-location.md",
-        "1. Terraform module location",
-        "Terraform modules are kept in this repository, in the modules folder.",
-    )
-    _record(
-        team,
-        "002-userdata.md",
-        "2. Userdata snippets",
-        "Snippets for the live and staging stacks are shared by the Terraform modules.",
-    )
-    for n in range(3, 9):  # other records, so that the words above are rare
-        _record(team, f"00{n}-note.md", f"{n}. Note {n}", f"Note {n} decides nothing of interest.")
+def _answer_among_notes(
+    root: Path, team: str, records: list[tuple[str, str]], question: str
+) -> str | None:
+    """Ingest ``records`` (title, decision) of ``team`` beside six notes that decide nothing
+    (so that the records' words are rare), and answer ``question``."""
+    folder = root / "adrs" / team
+    for n, (title, decision) in enumerate(records, start=1):
+        _record(folder, f"00{n}-record.md", f"{n}. {title}", decision)
+    for n in range(len(records) + 1, len(records) + 7):
+        _record(
+            folder, f"00{n}-note.md", f"{n}. Note {n}", f"Note {n} decides nothing of interest."
+        )
     with decisis.open("memory://") as g:
-        ingest(g, tmp_path / "adrs")
-        answer = ask(g, "Where do our Terraform modules live?")
-    assert answer.answer == "infra:001"
+        ingest(g, root / "adrs")
+        return ask(g, question).answer
+
+
+def test_where_things_live_is_not_about_the_live_environment(tmp_path: Path) -> None:
+    """Asked where the Terraform modules live, the answer is the record saying where they are
+    kept, not the one that talks of the live environment and modules."""
+    records = [
+        (
+            "Terraform module location",
+            "Terraform modules are kept in this repository, in the modules folder.",
+        ),
+        (
+            "Userdata snippets",
+            "Snippets for the live and staging stacks are shared by the Terraform modules.",
+        ),
+    ]
+    answer = _answer_among_notes(tmp_path, "infra", records, "Where do our Terraform modules live?")
+    assert answer == "infra:001"
 
 
 def test_an_abbreviation_finds_the_record_whose_title_spells_it_out(tmp_path: Path) -> None:
-    """ "Do we use OPA?" is about the record introducing the Open Policy Agent, not the one
-    that names OPA in passing, though only the latter writes the abbreviation."""
-    team = tmp_path / "adrs" / "platform"
-    _record(
-        team,
-        "001-opa.md",
-        "1. Introduce Open Policy Agent",
-        "Every ingress is checked by policies before it is admitted to the cluster.",
-    )
-    _record(
-        team,
-        "002-multi-cluster.md",
-        "2. Multi-cluster",
-        "Upgrades of single points of failure such as ingress or OPA go to a test cluster first.",
-    )
-    for n in range(3, 9):  # other records, so that the words above are rare
-        _record(team, f"00{n}-note.md", f"{n}. Note {n}", f"Note {n} decides nothing of interest.")
-    with decisis.open("memory://") as g:
-        ingest(g, tmp_path / "adrs")
-        answer = ask(g, "Do we use OPA on the platform?")
-    assert answer.answer == "platform:001"
+    """Asked about OPA, the answer is the record introducing the Open Policy Agent, not the
+    one that names OPA in passing, though only the latter writes the abbreviation."""
+    records = [
+        ("Introduce Open Policy Agent", "Every ingress is checked by policies before admission."),
+        ("Multi-cluster", "Single points of failure such as ingress or OPA go to a test cluster."),
+    ]
+    answer = _answer_among_notes(tmp_path, "platform", records, "Do we use OPA on the platform?")
+    assert answer == "platform:001"
