@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["GoalTree", "Graph", "Standing", "open", "written_once"]
 
 DEFAULT_GRAPH = "default"
-MAX_SEQ = 2**63 - 1  # ledger sequence numbers are 64-bit signed integers in every store
 # ``current`` follows a rule-proposed supersession whose confidences add up to this: more
 # likely than not. A stated or confirmed one is always followed, a rejected one never.
 BELIEVED = 0.5
@@ -396,10 +395,6 @@ class Graph:
 
     def events(self, after_seq: int = 0) -> Iterator[Event]:
         """The ledger entries after sequence number ``after_seq``, oldest first."""
-        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
-            raise InvalidInput("after_seq", f"{after_seq!r} is not a sequence number", ">= 0")
-        if after_seq >= MAX_SEQ:  # no entry comes after it (and no store holds the number)
-            return iter(())
         return self.store.events(self.name, after_seq=after_seq, until=self.as_of)
 
     # -- queries --------------------------------------------------------------------

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
+from decisis.errors import InvalidInput
 from decisis.ledger import GENESIS, check_chain
 from decisis.model import EventKind, utc_now
 from decisis.stores import Store
@@ -132,3 +135,13 @@ def test_verify_passes_on_a_sound_store(store: Store) -> None:
     assert report.ok, report.problems
     assert report.events == 9
     assert report.first_bad_seq is None
+
+
+def test_events_after_a_sequence_number_past_64_bits_are_none(store: Store) -> None:
+    """No store can hold or compare such a number (SQLite raised OverflowError); nothing
+    comes after it. A negative one is refused."""
+    store.append(G, [node_added(make_node("a"))])
+    assert list(store.events(G, after_seq=2**63 - 1)) == []
+    assert list(store.events(G, after_seq=2**78)) == []
+    with pytest.raises(InvalidInput, match="after_seq"):
+        store.events(G, after_seq=-1)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
+    "MAX_SEQ",
     "Direction",
     "Reached",
     "SearchHit",
@@ -49,6 +50,7 @@ __all__ = [
 ]
 
 DEFAULT_MAX_DEPTH = 100
+MAX_SEQ = 2**63 - 1  # ledger sequence numbers are 64-bit signed integers in every store
 
 Direction = Literal["out", "in"]
 

@@ -21,13 +21,8 @@ from decisis.errors import InvalidInput
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
 from decisis.model.validation import check_confidence, check_enum
 from decisis.stores.about import is_about
-from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
-from decisis.stores.checks import (
-    check_aware,
-    check_direction,
-    check_edge_types,
-    check_non_negative,
-)
+from decisis.stores.base import DEFAULT_MAX_DEPTH, MAX_SEQ, Direction, Reached, SearchHit
+from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
 from decisis.stores.sql_vector_front import SqlVectorFront
 
 __all__ = ["Queries", "SqlFront", "Walks", "Writes", "in_transaction"]
@@ -341,6 +336,9 @@ class SqlFront(SqlVectorFront, Generic[C]):
     ) -> Iterator[Event]:
         """Ledger rows in ``seq`` order, read from the table page by page as they are used."""
         check_aware(until, "until")
+        check_non_negative(after_seq, "after_seq")
+        if after_seq >= MAX_SEQ:  # nothing comes after it, and the database cannot compare it
+            return iter(())
         return self._event_pages(graph, after_seq, until)
 
     def _event_pages(self, graph: str, after_seq: int, until: datetime | None) -> Iterator[Event]:
