@@ -35,6 +35,8 @@ def test_reads_of_the_graph(site: Site, api: httpx.Client) -> None:
     assert shown["node"]["id"] == site.jwt and shown["node"]["status"] == "superseded"
     assert [e["source"] for e in shown["in"] if e["type"] == "supersedes"] == [site.sessions]
     assert shown["history"][0]["kind"] == "node.added"
+    edge = api.get(f"/edges/{shown['in'][0]['id']}").json()
+    assert edge["edge"]["target"] == site.jwt and edge["history"][0]["kind"] == "edge.added"
     standing = api.get(f"/current/{site.jwt}").json()
     assert standing["superseded"] and [n["id"] for n in standing["standing"]] == [site.sessions]
     stated = api.get(f"/current/{site.jwt}", params={"believe": 1.0}).json()
@@ -139,6 +141,21 @@ def test_openapi_document_lists_the_api(site: Site) -> None:
     assert {"404", "409", "422"} <= shown.keys()
     assert shown["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
     assert "HTTPValidationError" not in spec.get("components", {}).get("schemas", {})
+    # answers are typed: a generated client knows the fields, not just "an object"
+    schemas = spec["components"]["schemas"]
+    answered = spec["paths"]["/api/ask"]["post"]["responses"]["200"]["content"]
+    assert answered["application/json"]["schema"]["$ref"].endswith("/AnswerOut")
+    assert {"answer", "chain", "text", "tokens", "confidence"} <= set(
+        schemas["AnswerOut"]["required"]
+    )
+    listed = spec["paths"]["/api/nodes"]["get"]["responses"]["200"]["content"]
+    assert listed["application/json"]["schema"]["items"]["$ref"].endswith("/NodeOut")
+    assert "decision" in str(schemas["NodeType"]["enum"])
+    verified = spec["paths"]["/api/verify"]["get"]["responses"]
+    assert all(
+        verified[code]["content"]["application/json"]["schema"]["$ref"].endswith("/VerifyOut")
+        for code in ("200", "409")
+    )
 
 
 def test_the_server_derives_what_answering_needs_before_it_listens(

@@ -25,6 +25,22 @@ from decisis.model import NodeStatus, NodeType
 from decisis.model.validation import check_enum
 from decisis.stores import DEFAULT_MAX_DEPTH
 from decisis.web.app import Site, site_of
+from decisis.web.schemas import (
+    AnswerOut,
+    AtOut,
+    CorrectionOut,
+    EdgeDetail,
+    EventOut,
+    GoalTreeOut,
+    HitOut,
+    LearnedOut,
+    NodeDetail,
+    NodeOut,
+    ReachedOut,
+    StandingOut,
+    ToolSpecOut,
+    VerifyOut,
+)
 
 __all__ = ["router"]
 
@@ -87,7 +103,7 @@ class CorrectionBody(BaseModel):
     undo: bool = Field(False, description="Reverse the latest correction of the question.")
 
 
-@router.get("/nodes", summary="Nodes, oldest first or newest first")
+@router.get("/nodes", summary="Nodes, oldest first or newest first", response_model=list[NodeOut])
 def list_nodes(
     site: SiteDep,
     type: Annotated[list[str] | None, Query(description="Node types to keep.")] = None,
@@ -102,7 +118,11 @@ def list_nodes(
         return nodes_list(found)
 
 
-@router.get("/nodes/{ref}", summary="A node with its edges and its ledger history")
+@router.get(
+    "/nodes/{ref}",
+    summary="A node with its edges and its ledger history",
+    response_model=NodeDetail,
+)
 def show_node(site: SiteDep, ref: str) -> dict[str, Any]:
     with site.using() as graph:
         node = graph.get(ref)
@@ -115,50 +135,74 @@ def show_node(site: SiteDep, ref: str) -> dict[str, Any]:
     }
 
 
-@router.get("/edges/{ref}", summary="An edge with its ledger history")
+@router.get("/edges/{ref}", summary="An edge with its ledger history", response_model=EdgeDetail)
 def show_edge(site: SiteDep, ref: str) -> dict[str, Any]:
     with site.using() as graph:
         edge = graph.get_edge(ref)
         return {"edge": edge.to_dict(), "history": [event_dict(e) for e in graph.history(edge.id)]}
 
 
-@router.get("/goals", summary="Active goals with their immediate children")
+@router.get(
+    "/goals",
+    summary="Active goals with their immediate children",
+    response_model=list[GoalTreeOut],
+)
 def goals(site: SiteDep) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [goal_tree_dict(tree) for tree in graph.goal_trees()]
 
 
-@router.get("/recent", summary="Recent decisions, newest first")
+@router.get("/recent", summary="Recent decisions, newest first", response_model=list[NodeOut])
 def recent(site: SiteDep, limit: Limit = 5) -> list[dict[str, Any]]:
     with site.using() as graph:
         return nodes_list(graph.recent_decisions(limit))
 
 
-@router.get("/current/{ref}", summary="The decision that stands now, and the chains to it")
+@router.get(
+    "/current/{ref}",
+    summary="The decision that stands now, and the chains to it",
+    response_model=StandingOut,
+)
 def current(site: SiteDep, ref: str, believe: Believe = BELIEVED) -> dict[str, Any]:
     with site.using() as graph:
         return standing_dict(graph.current(ref, believe=believe))
 
 
-@router.get("/why/{ref}", summary="What led to a node (causal and structural ancestors)")
+@router.get(
+    "/why/{ref}",
+    summary="What led to a node (causal and structural ancestors)",
+    response_model=list[ReachedOut],
+)
 def why(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [reached_dict(r) for r in graph.why(ref, max_depth=max_depth)]
 
 
-@router.get("/impact/{ref}", summary="What a node led to (causal and structural descendants)")
+@router.get(
+    "/impact/{ref}",
+    summary="What a node led to (causal and structural descendants)",
+    response_model=list[ReachedOut],
+)
 def impact(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [reached_dict(r) for r in graph.impact(ref, max_depth=max_depth)]
 
 
-@router.get("/path", summary="A shortest directed path between two nodes ([] if none)")
+@router.get(
+    "/path",
+    summary="A shortest directed path between two nodes ([] if none)",
+    response_model=list[NodeOut],
+)
 def path(site: SiteDep, source: str, target: str) -> list[dict[str, Any]]:
     with site.using() as graph:
         return nodes_list(graph.path_between(source, target))
 
 
-@router.get("/search", summary="Full-text search over labels, rationales and records")
+@router.get(
+    "/search",
+    summary="Full-text search over labels, rationales and records",
+    response_model=list[HitOut],
+)
 def search(
     site: SiteDep, q: Annotated[str, Query(min_length=1, max_length=4000)], limit: Limit = 10
 ) -> list[dict[str, Any]]:
@@ -166,7 +210,11 @@ def search(
         return [hit_dict(hit) for hit in graph.search(q, limit=limit)]
 
 
-@router.get("/at", summary="The graph as it stood at a time: goals and recent decisions")
+@router.get(
+    "/at",
+    summary="The graph as it stood at a time: goals and recent decisions",
+    response_model=AtOut,
+)
 def at(
     site: SiteDep,
     time: Annotated[str, Query(description="ISO 8601, e.g. 2026-11-01T12:00Z.")],
@@ -183,7 +231,11 @@ def at(
         }
 
 
-@router.get("/ledger", summary="Ledger events after a sequence number, oldest first")
+@router.get(
+    "/ledger",
+    summary="Ledger events after a sequence number, oldest first",
+    response_model=list[EventOut],
+)
 def ledger(
     site: SiteDep, after: Annotated[int, Query(ge=0)] = 0, limit: Limit = 100
 ) -> list[dict[str, Any]]:
@@ -193,14 +245,14 @@ def ledger(
 
 _BROKEN = {
     "description": "The ledger is not intact: the same report, with the first bad entry.",
-    "content": {"application/json": {"schema": {"type": "object"}}},
+    "model": VerifyOut,
 }
 
 
 @router.get(
     "/verify",
     summary="Check the hash chain and replay it against the tables",
-    responses={409: _BROKEN},
+    responses={200: {"model": VerifyOut}, 409: _BROKEN},
 )
 def verify(site: SiteDep) -> JSONResponse:
     with site.using() as graph:
@@ -208,7 +260,12 @@ def verify(site: SiteDep) -> JSONResponse:
     return JSONResponse(report, status_code=200 if report["ok"] else 409)
 
 
-@router.post("/ask", summary="What do we do about X today? The ADR that stands")
+@router.post(
+    "/ask",
+    summary="What do we do about X today? The ADR that stands",
+    response_model=AnswerOut,
+    response_model_exclude_unset=True,  # evidence and steps name only what they have
+)
 def ask(site: SiteDep, body: AskBody) -> dict[str, Any]:
     from decisis.adr.answer import ask as run
 
@@ -216,7 +273,11 @@ def ask(site: SiteDep, body: AskBody) -> dict[str, Any]:
         return run(graph, body.question).to_dict()
 
 
-@router.post("/corrections", summary="Teach the right answer to a question, or undo it")
+@router.post(
+    "/corrections",
+    summary="Teach the right answer to a question, or undo it",
+    response_model=CorrectionOut,
+)
 def corrections(site: SiteDep, body: CorrectionBody) -> dict[str, Any]:
     from decisis.adr import corrections as teach
 
@@ -226,7 +287,11 @@ def corrections(site: SiteDep, body: CorrectionBody) -> dict[str, Any]:
         return teach.correct(graph, body.question, body.key).to_dict()
 
 
-@router.get("/learned", summary="Inferred links, their rules' trust and the corrections")
+@router.get(
+    "/learned",
+    summary="Inferred links, their rules' trust and the corrections",
+    response_model=LearnedOut,
+)
 def learned(site: SiteDep) -> dict[str, Any]:
     from decisis.adr.learned import learned as run
 
@@ -234,7 +299,11 @@ def learned(site: SiteDep) -> dict[str, Any]:
         return run(graph)
 
 
-@router.get("/tools", summary="The decision tools, with their JSON Schemas")
+@router.get(
+    "/tools",
+    summary="The decision tools, with their JSON Schemas",
+    response_model=list[ToolSpecOut],
+)
 def tools(site: SiteDep) -> list[dict[str, Any]]:
     return [
         {"name": spec.name, "description": spec.description, "input_schema": spec.schema}
