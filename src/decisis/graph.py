@@ -536,10 +536,11 @@ class Graph:
 
     def at(self, when: datetime | str) -> Graph:
         """A read-only view of the graph as it stood at ``when``: the ledger replayed up to
-        then, and only records valid then walked through."""
+        then, and only records valid then walked through (a moment before the first time
+        there is, "0001-01-01T00:00+01:00", is that first time)."""
         from decisis.stores.replay import snapshot
 
-        moment = parse_time(when, "when")
+        moment = parse_time(when, "when", clamp=True)
         view = snapshot(self.store.events(self.name, until=moment), self.name)
         return Graph(view, self.name, agent=self.agent, as_of=moment, owns_store=True)
 

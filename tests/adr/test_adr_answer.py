@@ -136,7 +136,14 @@ def test_the_answer_says_what_the_last_records_status_means(
 
 @pytest.mark.parametrize(
     ("question", "says"),
-    [("", "is empty"), ("   ", "is empty"), (None, "is empty"), ("why? " * 1000, "at most 4,000")],
+    [
+        ("", "is empty"),
+        ("   ", "is empty"),
+        (None, "is empty"),
+        ("why? " * 1000, "at most 4,000"),
+        # ask took it, and correct failed storing it as a label: both refuse it alike
+        ("Jenkins?\x00", "NUL"),
+    ],
 )
 def test_ask_and_correct_refuse_what_is_not_a_question(
     graph: decisis.Graph, question: object, says: str

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+import decisis
 from decisis.errors import InvalidInput
-from decisis.model import Edge, EdgeType, Node, NodeStatus, NodeType, new_id, parse_time, utc_now
+from decisis.model import (
+    Edge,
+    EdgeType,
+    Node,
+    NodeStatus,
+    NodeType,
+    format_time,
+    new_id,
+    parse_time,
+    utc_now,
+)
 from decisis.model.ids import ID_LENGTH
 from decisis.model.validation import MAX_LABEL_LENGTH, MAX_METADATA_DEPTH
 
@@ -111,3 +123,25 @@ def test_timestamps_in_common_forms(text: str) -> None:
 def test_bad_timestamp_says_what_is_allowed() -> None:
     with pytest.raises(InvalidInput, match="ISO 8601"):
         parse_time("yesterday")
+
+
+@pytest.mark.parametrize("text", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_a_timestamp_past_the_first_or_last_utc_time_is_refused(text: str) -> None:
+    """Its offset takes it outside what a UTC time can be (was an OverflowError: a 500 from
+    the API's ``/at``, a traceback from ``decisis at``)."""
+    with pytest.raises(InvalidInput, match="out of range") as caught:
+        parse_time(text, "when")
+    assert caught.value.field == "when" and "9999-12-31" in str(caught.value.allowed)
+    edge = datetime.min if text.startswith("0001") else datetime.max
+    assert parse_time(text, clamp=True) == edge.replace(tzinfo=UTC)  # for looking back at
+
+
+def test_times_before_the_year_1000_keep_four_digits(tmp_path: Path) -> None:
+    """``format_time`` wrote year 503 as "503-…", which no reader takes back: recording a
+    node valid from then was refused with an error about a text the caller never wrote."""
+    assert format_time(parse_time("0503-01-01")) == "0503-01-01T00:00:00.000000Z"
+    assert format_time(parse_time("2026-11-01T12:00Z")) == "2026-11-01T12:00:00.000000Z"
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as graph:
+        node = graph.add_goal("Keep the Roman roads", valid_from="0503-01-01")
+        assert graph.get(node.id).valid_from == parse_time("0503-01-01")
+        assert graph.verify().ok

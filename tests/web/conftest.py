@@ -54,7 +54,8 @@ def _build(db: Path, folder: Path) -> dict[str, str]:
 TOKEN = "correct-horse-battery-staple"
 
 
-def _serve(tmp_path: Path, token: str | None) -> Iterator[Site]:
+def serve(tmp_path: Path, token: str | None) -> Iterator[Site]:
+    """``decisis serve`` over a new SQLite file in ``tmp_path``, until the caller is done."""
     db = tmp_path / "web.db"
     ids = _build(db, tmp_path / "adrs")
     args = ["--store", f"sqlite:///{db}", "serve"] + (["--token", token] if token else [])
@@ -64,13 +65,13 @@ def _serve(tmp_path: Path, token: str | None) -> Iterator[Site]:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
-    yield from _serve(tmp_path, None)
+    yield from serve(tmp_path, None)
 
 
 @pytest.fixture
 def guarded(tmp_path: Path) -> Iterator[Site]:
     """The same site, served with a token."""
-    yield from _serve(tmp_path, TOKEN)
+    yield from serve(tmp_path, TOKEN)
 
 
 def chromium_path() -> str:

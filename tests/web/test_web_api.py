@@ -111,6 +111,17 @@ def test_bad_requests_say_what_was_wrong_and_change_nothing(site: Site, api: htt
     assert error["field"] == "type" and "decision" in error["allowed"]
     error = _error(api.post("/ask", json={"question": "   "}), 422)
     assert error["type"] == "InvalidInput" and error["field"] == "question"
+    allowed = "text besides white space, without NUL characters"
+    assert error["allowed"] == allowed  # not the pattern that said so
+    for text in ("\x1e", "Jenkins?\x00"):  # white space to Python; no label can hold a NUL
+        assert _error(api.post("/corrections", json={"question": text}), 422)["allowed"] == allowed
+    error = _error(api.post("/ask", json={"qestion": "Jenkins?", "question": "Jenkins?"}), 422)
+    assert error["field"] == "qestion"  # a misspelt field is named, not dropped
+    error = _error(api.get("/nodes/not-an-id"), 422)
+    assert error["field"] == "ref" and "unique prefix" in error["allowed"]
+    # before the first time there is: the graph as it stood then (was a 500)
+    before = api.get("/at", params={"time": "0001-01-01T00:00:00+01:00"}).json()
+    assert before == {"as_of": "0001-01-01T00:00:00.000000Z", "goals": [], "recent": []}
     error = _error(api.post("/corrections", json={"question": "Jenkins?", "key": "team:999"}), 404)
     assert "team:999" in error["message"]
     error = _error(api.get("/at", params={"time": "last tuesday"}), 422)

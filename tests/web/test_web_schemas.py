@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 import decisis
 from decisis.adr.answer import ask
@@ -129,3 +129,28 @@ def test_a_field_the_model_does_not_name_or_lacks_is_refused(graph: decisis.Grap
         NodeOut.model_validate(form)
     with pytest.raises(ValidationError, match="type"):
         NodeOut.model_validate({**graph.nodes(limit=1)[0].to_dict(), "type": "banana"})
+
+
+def test_the_text_pattern_reads_alike_in_python_pydantic_and_json_schema() -> None:
+    """A question the OpenAPI document calls valid is one ``check_question`` takes: text
+    that ``str.strip`` leaves something of, without NUL. Python, pydantic (Rust) and JSON
+    Schema (ECMA) disagree on what ``\\s`` is, so the pattern spells white space out."""
+    import re
+
+    from decisis.web.app import TEXT_PATTERN
+
+    class Text(BaseModel):
+        text: str = Field(pattern=TEXT_PATTERN)
+
+    assert "\\s" not in TEXT_PATTERN
+    python = re.compile(TEXT_PATTERN)
+    for code in [*range(0x3100), 0xFEFF, 0x1F600, 0x10FFFF]:
+        for text in (chr(code), f" {chr(code)}\t"):
+            wanted = bool(text.strip()) and "\x00" not in text
+            assert bool(python.search(text)) is wanted, hex(code)
+            try:
+                Text(text=text)
+                taken = True
+            except ValidationError:
+                taken = False
+            assert taken is wanted, hex(code)

@@ -351,6 +351,8 @@ def check_question(question: object) -> str:
     """``question`` if it is one: text, not empty, at most ``MAX_QUESTION_CHARS`` long."""
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput("question", "is empty", "a question in words")
+    if "\x00" in question:  # no label can hold it, so no correction could remember it
+        raise InvalidInput("question", "contains a NUL character", "text without NUL characters")
     if len(question) > MAX_QUESTION_CHARS:
         raise InvalidInput(
             "question",

@@ -10,10 +10,22 @@ import os
 import threading
 import time
 
-__all__ = ["ID_ALPHABET", "ID_LENGTH", "is_id", "is_id_prefix", "new_id"]
+__all__ = [
+    "ID_ALPHABET",
+    "ID_LENGTH",
+    "ID_PREFIX_MEANS",
+    "ID_PREFIX_PATTERN",
+    "is_id",
+    "is_id_prefix",
+    "new_id",
+]
 
 ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case
 ID_LENGTH = 26
+# What ``is_id_prefix`` accepts (any case, white space around it), as a JSON Schema pattern
+# for interfaces that describe their arguments (the web API's OpenAPI document).
+ID_PREFIX_PATTERN = rf"^\s*[{ID_ALPHABET}{ID_ALPHABET.upper()}]{{1,{ID_LENGTH}}}\s*$"
+ID_PREFIX_MEANS = f"an id or a unique prefix of one (1 to {ID_LENGTH} Crockford base32 characters)"
 _RANDOM_BITS = 80
 _STEP_SHIFT = 2  # 72 random bits >> 2: steps below 2**70, ~500 ids a millisecond before a carry
 # ... and at least 2**65, so ids made in one millisecond differ within their first three random

@@ -24,11 +24,21 @@ def format_time(value: datetime) -> str:
     """``2026-11-29T20:11:03.123456Z``: the canonical form stored and hashed."""
     if value.tzinfo is None:
         raise InvalidInput("time", f"{value!r} has no timezone", "timezone-aware datetimes")
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    t = value.astimezone(UTC)
+    # by hand, not strftime("%Y…"): glibc writes the year 503 as "503", which is no ISO 8601
+    # (and which parse_time, reading the ledger back, refused: no such time could be stored)
+    return (
+        f"{t.year:04d}-{t.month:02d}-{t.day:02d}"
+        f"T{t.hour:02d}:{t.minute:02d}:{t.second:02d}.{t.microsecond:06d}Z"
+    )
 
 
-def parse_time(value: str | datetime, field: str = "time") -> datetime:
-    """Read a timestamp a person or a file wrote; naive times are taken as UTC."""
+def parse_time(value: str | datetime, field: str = "time", *, clamp: bool = False) -> datetime:
+    """Read a timestamp a person or a file wrote; naive times are taken as UTC.
+
+    A time whose offset takes it outside what a UTC time can be ("0001-01-01T00:00+01:00")
+    is refused, or with ``clamp`` read as the first or last time there is (for a moment to
+    look back at, where "before anything" is a fine answer)."""
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=UTC)
     if not isinstance(value, str):
@@ -48,4 +58,12 @@ def parse_time(value: str | datetime, field: str = "time") -> datetime:
         ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # "0001-01-01T00:00+01:00" is before the first UTC time there is
+        if clamp:
+            edge = datetime.min if parsed.year == datetime.min.year else datetime.max
+            return edge.replace(tzinfo=UTC)
+        raise InvalidInput(
+            field, f"{value!r} is out of range", "times from 0001-01-01 to 9999-12-31 UTC"
+        ) from None

@@ -6,9 +6,9 @@ from __future__ import annotations
 from itertools import islice
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query
+from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from decisis.adr.answer import MAX_QUESTION_CHARS
 from decisis.forms import (
@@ -22,9 +22,9 @@ from decisis.forms import (
 )
 from decisis.graph import BELIEVED
 from decisis.model import NodeStatus, NodeType
-from decisis.model.validation import check_enum
+from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
 from decisis.stores import DEFAULT_MAX_DEPTH
-from decisis.web.app import Site, site_of
+from decisis.web.app import TEXT_PATTERN, Site, site_of
 from decisis.web.schemas import (
     AnswerOut,
     AtOut,
@@ -88,16 +88,27 @@ Depth = Annotated[int, Query(ge=1, le=DEFAULT_MAX_DEPTH, description="Edges to f
 
 SiteDep = Annotated[Site, Depends(site_of)]
 
+# A node or edge by its id or a unique prefix of it
+_REF_HELP = f"{ID_PREFIX_MEANS[0].upper()}{ID_PREFIX_MEANS[1:]}."
+Ref = Annotated[str, Path(pattern=ID_PREFIX_PATTERN, description=_REF_HELP)]
+RefQuery = Annotated[str, Query(pattern=ID_PREFIX_PATTERN, description=_REF_HELP)]
+
 
 class AskBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # "qestion" is a mistake to name, not to drop
+
     question: str = Field(
-        description="The question, in words.", min_length=1, max_length=MAX_QUESTION_CHARS
+        description="The question, in words.", max_length=MAX_QUESTION_CHARS, pattern=TEXT_PATTERN
     )
 
 
 class CorrectionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     question: str = Field(
-        description="The question as it was asked.", min_length=1, max_length=MAX_QUESTION_CHARS
+        description="The question as it was asked.",
+        max_length=MAX_QUESTION_CHARS,
+        pattern=TEXT_PATTERN,
     )
     key: str | None = Field(None, description="The record that answers it; null for none.")
     undo: bool = Field(False, description="Reverse the latest correction of the question.")
@@ -106,15 +117,15 @@ class CorrectionBody(BaseModel):
 @router.get("/nodes", summary="Nodes, oldest first or newest first", response_model=list[NodeOut])
 def list_nodes(
     site: SiteDep,
-    type: Annotated[list[str] | None, Query(description="Node types to keep.")] = None,
-    status: Annotated[list[str] | None, Query(description="Statuses to keep.")] = None,
+    type: Annotated[list[NodeType] | None, Query(description="Node types to keep.")] = None,
+    status: Annotated[list[NodeStatus] | None, Query(description="Statuses to keep.")] = None,
     newest_first: bool = False,
     limit: Limit = 100,
 ) -> list[dict[str, Any]]:
-    types = [check_enum(NodeType, t, "type") for t in type] if type else None
-    statuses = [check_enum(NodeStatus, s, "status") for s in status] if status else None
     with site.using() as graph:
-        found = graph.nodes(types=types, statuses=statuses, newest_first=newest_first, limit=limit)
+        found = graph.nodes(
+            types=type or None, statuses=status or None, newest_first=newest_first, limit=limit
+        )
         return nodes_list(found)
 
 
@@ -123,7 +134,7 @@ def list_nodes(
     summary="A node with its edges and its ledger history",
     response_model=NodeDetail,
 )
-def show_node(site: SiteDep, ref: str) -> dict[str, Any]:
+def show_node(site: SiteDep, ref: Ref) -> dict[str, Any]:
     with site.using() as graph:
         node = graph.get(ref)
         edges, history = graph.edges(node.id), graph.history(node.id)
@@ -136,7 +147,7 @@ def show_node(site: SiteDep, ref: str) -> dict[str, Any]:
 
 
 @router.get("/edges/{ref}", summary="An edge with its ledger history", response_model=EdgeDetail)
-def show_edge(site: SiteDep, ref: str) -> dict[str, Any]:
+def show_edge(site: SiteDep, ref: Ref) -> dict[str, Any]:
     with site.using() as graph:
         edge = graph.get_edge(ref)
         return {"edge": edge.to_dict(), "history": [event_dict(e) for e in graph.history(edge.id)]}
@@ -163,7 +174,7 @@ def recent(site: SiteDep, limit: Limit = 5) -> list[dict[str, Any]]:
     summary="The decision that stands now, and the chains to it",
     response_model=StandingOut,
 )
-def current(site: SiteDep, ref: str, believe: Believe = BELIEVED) -> dict[str, Any]:
+def current(site: SiteDep, ref: Ref, believe: Believe = BELIEVED) -> dict[str, Any]:
     with site.using() as graph:
         return standing_dict(graph.current(ref, believe=believe))
 
@@ -173,7 +184,7 @@ def current(site: SiteDep, ref: str, believe: Believe = BELIEVED) -> dict[str, A
     summary="What led to a node (causal and structural ancestors)",
     response_model=list[ReachedOut],
 )
-def why(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
+def why(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [reached_dict(r) for r in graph.why(ref, max_depth=max_depth)]
 
@@ -183,7 +194,7 @@ def why(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[d
     summary="What a node led to (causal and structural descendants)",
     response_model=list[ReachedOut],
 )
-def impact(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
+def impact(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [reached_dict(r) for r in graph.impact(ref, max_depth=max_depth)]
 
@@ -193,7 +204,7 @@ def impact(site: SiteDep, ref: str, max_depth: Depth = DEFAULT_MAX_DEPTH) -> lis
     summary="A shortest directed path between two nodes ([] if none)",
     response_model=list[NodeOut],
 )
-def path(site: SiteDep, source: str, target: str) -> list[dict[str, Any]]:
+def path(site: SiteDep, source: RefQuery, target: RefQuery) -> list[dict[str, Any]]:
     with site.using() as graph:
         return nodes_list(graph.path_between(source, target))
 
@@ -204,7 +215,9 @@ def path(site: SiteDep, source: str, target: str) -> list[dict[str, Any]]:
     response_model=list[HitOut],
 )
 def search(
-    site: SiteDep, q: Annotated[str, Query(min_length=1, max_length=4000)], limit: Limit = 10
+    site: SiteDep,
+    q: Annotated[str, Query(max_length=4000, pattern=TEXT_PATTERN)],
+    limit: Limit = 10,
 ) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [hit_dict(hit) for hit in graph.search(q, limit=limit)]
@@ -217,7 +230,13 @@ def search(
 )
 def at(
     site: SiteDep,
-    time: Annotated[str, Query(description="ISO 8601, e.g. 2026-11-01T12:00Z.")],
+    time: Annotated[
+        str,
+        Query(
+            description="ISO 8601, e.g. 2026-11-01T12:00Z (or a date: 2026-11-01).",
+            json_schema_extra={"format": "date-time"},
+        ),
+    ],
     limit: Limit = 5,
 ) -> dict[str, Any]:
     from decisis.model import format_time

@@ -20,6 +20,7 @@ from decisis.errors import (
     StoreError,
     Unauthorized,
 )
+from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
 
 try:
     from fastapi import FastAPI, Request
@@ -84,6 +85,18 @@ def status_of(exc: DecisisError) -> int:
 
 
 _PLACES = frozenset({"query", "path", "body", "header", "cookie"})
+# What ``str.isspace`` calls white space, spelt out: regular expression dialects disagree
+# on ``\s`` (Python's has U+001C-U+001F, ECMA's, which JSON Schema uses, lacks U+0085).
+_ASCII_SPACE = r"\u0009-\u000d\u001c-\u0020"
+_SPACE = _ASCII_SPACE + r"\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# Text without NUL that holds something besides white space (what ``str.strip`` leaves
+# something of), as a pattern Python, pydantic (Rust) and JSON Schema read alike.
+TEXT_PATTERN = rf"^[^\u0000]*[^\u0000{_SPACE}][^\u0000]*$"
+# What the patterns the API's parameters use mean, for refusals (not the expressions).
+_PATTERN_MEANS = {
+    ID_PREFIX_PATTERN: ID_PREFIX_MEANS,
+    TEXT_PATTERN: "text besides white space, without NUL characters",
+}
 
 
 def invalid_request(exc: RequestValidationError) -> InvalidInput:
@@ -92,7 +105,8 @@ def invalid_request(exc: RequestValidationError) -> InvalidInput:
     error shape for clients, naming the field and what is allowed."""
     errors = exc.errors()
     first = errors[0] if errors else {}
-    where = [str(part) for part in first.get("loc", ()) if part not in _PLACES]
+    # a list's item is named by the list ("type", not "type.0")
+    where = [str(p) for p in first.get("loc", ()) if p not in _PLACES and not isinstance(p, int)]
     field = ".".join(where) or "request"
     said = str(first.get("msg") or "not allowed")
     if first.get("type") == "missing":
@@ -100,6 +114,8 @@ def invalid_request(exc: RequestValidationError) -> InvalidInput:
     got = repr(first.get("input"))
     got = got if len(got) <= 60 else got[:57] + "..."
     allowed = said.removeprefix("Input should be ").removeprefix("Value error, ")
+    pattern = (first.get("ctx") or {}).get("pattern")
+    allowed = _PATTERN_MEANS.get(pattern, allowed) if isinstance(pattern, str) else allowed
     return InvalidInput(field, f"is {got}", allowed)
 
 
