@@ -137,6 +137,21 @@ def test_an_american_question_finds_a_british_record() -> None:
     assert stem("hours") == "hour" and stem("status") == "status"  # short and -is words stay
 
 
+@pytest.mark.parametrize(("name", "short"), [("PostgreSQL", "Postgres"), ("MongoDB", "Mongo")])
+def test_a_product_called_by_its_short_name_is_one_term(name: str, short: str) -> None:
+    """A question saying "Postgres" finds the record writing "PostgreSQL" (the record that
+    says "Postgres" in its title no longer wins on that word alone)."""
+    assert terms(name) == terms(short)
+    index = TermIndex.build(
+        [
+            ("rds", {"title": "Use RDS instead of EC2 databases", "body": f"We run {name}."}),
+            ("mq", {"title": f"{short} on the message queue host", "body": "Kept local."}),
+        ]
+    )
+    assert index.search(f"Do we run {short} on RDS or on EC2?")[0].doc == "rds"
+    assert terms("mysql") == ["mysql"] and terms("documentdb") == ["documentdb"]
+
+
 @pytest.mark.parametrize(
     ("noun", "verb"),
     [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["STOP_WORDS", "as_written", "stem", "terms", "words"]
+__all__ = ["SAME_NAME", "STOP_WORDS", "as_written", "stem", "terms", "words"]
 
 # A link target ends at the first ")", "(" or space: "[a]([a]([a](…" is read in linear time.
 _URL = re.compile(r"https?://\S+|\]\([^()\s]*+\)")
@@ -279,12 +279,22 @@ def _american(word: str) -> str:
     return word
 
 
+# Products engineers call by a shorter name than their own ("Postgres" for PostgreSQL): one
+# term for both, so a question saying one finds a record writing the other. Names, not
+# abbreviations (``decisis.search.glossary`` spells those out at question time), and only
+# where the short name is the product's everyday name, not another word.
+SAME_NAME: dict[str, str] = {
+    "postgresql": "postgres",
+    "mongodb": "mongo",
+}
+
+
 def stem(word: str) -> str:
     """Strip common English inflections so that forms of one word meet (and British and
-    American spellings: "centralised" and "centralized")."""
+    American spellings: "centralised" and "centralized"; a product's two names, ``SAME_NAME``)."""
     if len(word) <= 3 or not word.isalpha():
         return word
-    word = _american(word)
+    word = _american(SAME_NAME.get(word, word))
     for suffix, replacement in (
         ("ies", "y"),
         ("sses", "ss"),
