@@ -134,6 +134,13 @@ def test_a_timestamp_past_the_first_or_last_utc_time_is_refused(text: str) -> No
     assert caught.value.field == "when" and "9999-12-31" in str(caught.value.allowed)
     edge = datetime.min if text.startswith("0001") else datetime.max
     assert parse_time(text, clamp=True) == edge.replace(tzinfo=UTC)  # for looking back at
+    aware = datetime.fromisoformat(text)  # the same moment given as a datetime
+    with pytest.raises(InvalidInput, match="out of range"):
+        parse_time(aware, "valid_from")
+    with decisis.open("memory://") as graph:
+        with pytest.raises(InvalidInput, match="valid_from"):  # was an OverflowError
+            graph.add_goal("Ship", valid_from=aware)
+        assert graph.at(aware).as_of == edge.replace(tzinfo=UTC)
 
 
 def test_times_before_the_year_1000_keep_four_digits(tmp_path: Path) -> None:

@@ -39,23 +39,7 @@ def parse_time(value: str | datetime, field: str = "time", *, clamp: bool = Fals
     A time whose offset takes it outside what a UTC time can be ("0001-01-01T00:00+01:00")
     is refused, or with ``clamp`` read as the first or last time there is (for a moment to
     look back at, where "before anything" is a fine answer)."""
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
-    if not isinstance(value, str):
-        raise InvalidInput(field, f"expected a timestamp, got {type(value).__name__}")
-    text = value.strip()
-    if _DATE_ONLY.match(text):
-        text += "T00:00:00"
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        raise InvalidInput(
-            field,
-            f"{value!r} is not a timestamp",
-            "ISO 8601, e.g. 2026-11-01, 2026-11-01T12:00Z or 2026-11-01T12:00:00+01:00",
-        ) from None
+    parsed = value if isinstance(value, datetime) else _from_text(value, field)
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     try:
@@ -66,4 +50,22 @@ def parse_time(value: str | datetime, field: str = "time", *, clamp: bool = Fals
             return edge.replace(tzinfo=UTC)
         raise InvalidInput(
             field, f"{value!r} is out of range", "times from 0001-01-01 to 9999-12-31 UTC"
+        ) from None
+
+
+def _from_text(value: object, field: str) -> datetime:
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"expected a timestamp, got {type(value).__name__}")
+    text = value.strip()
+    if _DATE_ONLY.match(text):
+        text += "T00:00:00"
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(
+            field,
+            f"{value!r} is not a timestamp",
+            "ISO 8601, e.g. 2026-11-01, 2026-11-01T12:00Z or 2026-11-01T12:00:00+01:00",
         ) from None
