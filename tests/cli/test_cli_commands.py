@@ -175,6 +175,13 @@ def test_at_shows_the_graph_as_it_stood(cli: Cli, story: dict[str, str]) -> None
     assert "as of 2999-01-01 00:00:00 UTC" in text and "Implement auth" in text
 
 
+def test_times_before_the_year_1000_print_with_four_digits(cli: Cli) -> None:
+    goal = cli.add("goal", "Keep the Roman roads")
+    assert cli("update", goal, "--valid-from", "0503-01-01").exit_code == 0
+    assert "0503-01-01 00:00" in cli("show", goal).stdout  # strftime wrote "503-01-01"
+    assert cli.json("show", goal)["node"]["valid_from"] == "0503-01-01T00:00:00.000000Z"
+
+
 def test_memory_store_and_named_graphs(cli: Cli, runner: CliRunner) -> None:
     result = runner.invoke(app, ["--store", "memory://", "--json", "add", "goal", "x"], env=ENV)
     assert result.exit_code == 0, result.output

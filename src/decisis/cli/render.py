@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from decisis.model import format_time
 from decisis.model.ids import is_id
 
 if TYPE_CHECKING:
@@ -73,8 +74,10 @@ def _sid(short: Short, record_id: str) -> str:
     return record_id[:8] if is_id(record_id) else record_id
 
 
-def _when(moment: datetime | None) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
+def _when(moment: datetime | None, length: int = 16) -> str:
+    """``2026-11-01 12:00`` (the first ``length`` characters): from ``format_time``, not
+    ``strftime``, which writes the year 503 as "503"."""
+    return format_time(moment)[:length].replace("T", " ") if moment else ""
 
 
 def _node_text(node: Node, short: Short, *, status: bool = True) -> Text:
@@ -214,7 +217,7 @@ def print_standing(standing: Standing, short: Short) -> None:
             if index == len(chain) - 1:
                 line.append(" (stands)", style="bold green")
             else:
-                since = node.valid_until.strftime("%Y-%m-%d") if node.valid_until else "?"
+                since = _when(node.valid_until, 10) or "?"
                 line.append(f" (superseded {since})", style="dim")
         out.print(line, soft_wrap=True)
     if not standing.superseded:
@@ -290,7 +293,7 @@ def print_events(title: str, events: Sequence[Event], short: Short) -> None:
     for event in events:
         table.add_row(
             str(event.seq),
-            event.at.strftime("%Y-%m-%d %H:%M:%S"),
+            _when(event.at, 19),
             event.kind.value,
             Text(_sid(short, event.entity), style="yellow"),
             event.checksum[:15],
