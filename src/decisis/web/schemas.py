@@ -41,6 +41,9 @@ class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Nodes and edges share their last ten fields, written out in each model: a model sends its
+# fields in its own order, and a base model's fields would come first ("recorded_at" before
+# "id" in every answer a person reads).
 class NodeOut(_Out):
     """A goal, decision, option, action, outcome, observation or revisit."""
 
