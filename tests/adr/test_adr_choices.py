@@ -24,7 +24,11 @@ WriteFn = Callable[[str, str | bytes], Path]
         ("Which mesh do we run between services, Istio or Linkerd?", [("Istio", "Linkerd")]),
         ("Use React or Vue - or neither?", [("React", "Vue")]),
         # stop words at either end of a side name nothing
-        ("Are IPv6 or dual-stack subnets supported?", [("IPv6", "dual-stack subnets supported")]),
+        ("Are IPv6 or dual-stack subnets supported?", [("IPv6", "dual-stack subnets")]),
+        # the side after an "or" ends before what the question says of the sides
+        ("Is Helm or raw YAML preferred here?", [("Helm", "raw YAML")]),
+        ("Is Vault or SOPS okay for secrets?", [("Vault", "SOPS")]),
+        ("Should we use RDS or self-managed Postgres?", [("RDS", "self-managed Postgres")]),
         # an "or" after a comma joins clauses; one between stop words offers nothing
         ("Is Go a core language, or do we only use it for tests?", []),
         ("Is it this or that?", []),

@@ -31,10 +31,49 @@ def choices(question: str) -> list[Choice]:
     found = []
     for m in _OR.finditer(question):
         before = _trimmed(_WORD.findall(_BREAK.split(question[: m.start()])[-1])[-_SIDE_WORDS:])
-        after = _trimmed(_WORD.findall(_BREAK.split(question[m.end() :])[0])[:_SIDE_WORDS])
+        after = _WORD.findall(_BREAK.split(question[m.end() :])[0])[:_SIDE_WORDS]
+        after = _trimmed(_before_predicate(after))
         if before and after:
             found.append((" ".join(before), " ".join(after)))
     return found
+
+
+# Words that say something of the sides rather than name them ("Are IPv6 or dual-stack
+# subnets supported …?"): the side after an "or" ends before one.
+_PREDICATES = frozenset(
+    [
+        "supported",
+        "allowed",
+        "used",
+        "enabled",
+        "permitted",
+        "recommended",
+        "preferred",
+        "required",
+        "needed",
+        "expected",
+        "mandated",
+        "banned",
+        "deprecated",
+        "approved",
+        "available",
+        "possible",
+        "acceptable",
+        "ok",
+        "okay",
+        "fine",
+        "better",
+        "best",
+    ]
+)
+
+
+def _before_predicate(side: list[str]) -> list[str]:
+    """``side`` up to the first word after its first that is a predicate (``_PREDICATES``)."""
+    for i, word in enumerate(side[1:], 1):
+        if word.lower() in _PREDICATES:
+            return side[:i]
+    return side
 
 
 def _trimmed(side: list[str]) -> list[str]:
