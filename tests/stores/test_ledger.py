@@ -143,5 +143,6 @@ def test_events_after_a_sequence_number_past_64_bits_are_none(store: Store) -> N
     store.append(G, [node_added(make_node("a"))])
     assert list(store.events(G, after_seq=2**63 - 1)) == []
     assert list(store.events(G, after_seq=2**78)) == []
-    with pytest.raises(InvalidInput, match="after_seq"):
-        store.events(G, after_seq=-1)
+    for wrong in (-1, None, "3", 1.5):  # None was a TypeError from the comparison
+        with pytest.raises(InvalidInput, match="after_seq"):
+            store.events(G, after_seq=wrong)  # type: ignore[arg-type]

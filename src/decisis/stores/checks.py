@@ -24,8 +24,11 @@ def check_aware(when: datetime | None, name: str) -> None:
         raise InvalidInput(name, f"{when!r} is not a timezone-aware time", "aware datetimes")
 
 
-def check_non_negative(value: int | None, name: str) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+def check_non_negative(value: int | None, name: str, *, required: bool = False) -> None:
+    """A whole number >= 0, or None where that means "no bound" (unless ``required``)."""
+    if value is None and not required:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidInput(name, f"{value!r} is not a whole number >= 0", ">= 0")
 
 

@@ -520,7 +520,7 @@ class MemoryStore(VectorMethods):
     ) -> Iterator[Event]:
         """Ledger entries in ``seq`` order (a copy taken under the lock)."""
         check_aware(until, "until")
-        check_non_negative(after_seq, "after_seq")
+        check_non_negative(after_seq, "after_seq", required=True)
         with self._lock:
             entries = list(self._graph(graph).events)
         return iter([e for e in entries if e.seq > after_seq and (until is None or e.at <= until)])

@@ -336,7 +336,7 @@ class SqlFront(SqlVectorFront, Generic[C]):
     ) -> Iterator[Event]:
         """Ledger rows in ``seq`` order, read from the table page by page as they are used."""
         check_aware(until, "until")
-        check_non_negative(after_seq, "after_seq")
+        check_non_negative(after_seq, "after_seq", required=True)
         if after_seq >= MAX_SEQ:  # nothing comes after it, and the database cannot compare it
             return iter(())
         return self._event_pages(graph, after_seq, until)
