@@ -94,6 +94,21 @@ def test_nodes_filter_by_type_and_status(store: Store, mixed: dict[str, list[str
     assert ids(limited) == mixed["goal-done"]
 
 
+def test_a_filter_given_one_value_or_no_list(store: Store, mixed: dict[str, list[str]]) -> None:
+    """One type or status alone is a list of one; a value that is no list is refused naming
+    the filter (``statuses=True`` was a TypeError from iterating it)."""
+    goals = ids(store.nodes(G, types=[NodeType.GOAL]))
+    assert ids(store.nodes(G, types=NodeType.GOAL)) == ids(store.nodes(G, types="goal")) == goals  # type: ignore[arg-type]
+    wrong = [({"statuses": True}, "status", "active"), ({"types": 3}, "type", "goal")]
+    wrong.append(({"types": {"goal": 1}}, "type", "goal"))
+    for filters, field, member in wrong:
+        with pytest.raises(InvalidInput, match="is not a list") as caught:
+            store.nodes(G, **filters)  # type: ignore[arg-type]
+        assert caught.value.field == field and member in str(caught.value.allowed)
+    with pytest.raises(InvalidInput, match="edge type"):
+        store.edges(G, types=5)  # type: ignore[arg-type]
+
+
 def test_nodes_refuse_a_negative_limit(store: Store) -> None:
     with pytest.raises(InvalidInput):
         store.nodes(G, limit=-1)

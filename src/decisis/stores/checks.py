@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from enum import StrEnum
+from typing import TypeVar
 
 from decisis.errors import HeadMoved, InvalidInput
 from decisis.model import EdgeType
@@ -14,8 +16,11 @@ __all__ = [
     "check_direction",
     "check_edge_types",
     "check_head",
+    "check_members",
     "check_non_negative",
 ]
+
+E = TypeVar("E", bound=StrEnum)
 
 
 def check_aware(when: datetime | None, name: str) -> None:
@@ -44,5 +49,18 @@ def check_direction(direction: object, *, optional: bool = False) -> None:
         raise InvalidInput("direction", f"unknown value {direction!r}", ["in", "out"])
 
 
+def check_members(enum: type[E], values: object, name: str) -> list[E] | None:
+    """``values`` as members of ``enum`` (one given alone counts as a list of one), None for
+    no filter; anything else is refused naming ``name`` and the members."""
+    if values is None:
+        return None
+    if isinstance(values, str | enum):
+        values = [values]
+    if not isinstance(values, Iterable) or isinstance(values, Mapping):
+        allowed = "a list of: " + ", ".join(m.value for m in enum)
+        raise InvalidInput(name, f"{values!r} is not a list", allowed)
+    return [check_enum(enum, value, name) for value in values]
+
+
 def check_edge_types(types: Sequence[EdgeType] | None) -> list[EdgeType] | None:
-    return None if types is None else [check_enum(EdgeType, t, "edge type") for t in types]
+    return check_members(EdgeType, types, "edge type")

@@ -44,7 +44,7 @@ from decisis.model import (
     parse_time,
 )
 from decisis.model.ids import is_id_prefix
-from decisis.model.validation import check_confidence, check_enum
+from decisis.model.validation import check_confidence
 from decisis.stores import prefixes
 from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
@@ -53,6 +53,7 @@ from decisis.stores.checks import (
     check_direction,
     check_edge_types,
     check_head,
+    check_members,
     check_non_negative,
 )
 from decisis.stores.fold import GraphState, apply, canonical_draft
@@ -318,10 +319,10 @@ class MemoryStore(VectorMethods):
         """Nodes ordered by id (creation order), or newest first."""
         check_aware(as_of, "as_of")
         check_non_negative(limit, "limit")
-        type_set = None if types is None else {check_enum(NodeType, t, "type") for t in types}
-        status_set = None
-        if statuses is not None:
-            status_set = {check_enum(NodeStatus, s, "status") for s in statuses}
+        checked_types = check_members(NodeType, types, "type")
+        checked_statuses = check_members(NodeStatus, statuses, "status")
+        type_set = None if checked_types is None else set(checked_types)
+        status_set = None if checked_statuses is None else set(checked_statuses)
         with self._lock:
             state = self._graph(graph).state
             found = [

@@ -19,10 +19,16 @@ from typing import Generic, Protocol, Self, TypeVar
 
 from decisis.errors import InvalidInput
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
-from decisis.model.validation import check_confidence, check_enum
+from decisis.model.validation import check_confidence
 from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, MAX_SEQ, Direction, Reached, SearchHit
-from decisis.stores.checks import check_aware, check_direction, check_edge_types, check_non_negative
+from decisis.stores.checks import (
+    check_aware,
+    check_direction,
+    check_edge_types,
+    check_members,
+    check_non_negative,
+)
 from decisis.stores.sql_vector_front import SqlVectorFront
 
 __all__ = ["Queries", "SqlFront", "Walks", "Writes", "in_transaction"]
@@ -221,10 +227,8 @@ class SqlFront(SqlVectorFront, Generic[C]):
     ) -> list[Node]:
         check_aware(as_of, "as_of")
         check_non_negative(limit, "limit")
-        checked_types = None if types is None else [check_enum(NodeType, t, "type") for t in types]
-        checked_statuses = (
-            None if statuses is None else [check_enum(NodeStatus, s, "status") for s in statuses]
-        )
+        checked_types = check_members(NodeType, types, "type")
+        checked_statuses = check_members(NodeStatus, statuses, "status")
         return self._read(
             lambda c: self._queries.nodes(
                 c,
