@@ -7,7 +7,7 @@ ones. Every query runs in the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
@@ -34,7 +34,8 @@ from decisis.model import (
 from decisis.model import events as drafts
 from decisis.model.ids import is_id
 from decisis.model.validation import check_confidence, check_enum
-from decisis.stores import DEFAULT_MAX_DEPTH, Reached, SearchHit, Store, open_store
+from decisis.stores import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, Store, open_store
+from decisis.stores.checks import check_members
 
 if TYPE_CHECKING:
     from decisis.batch import Batch
@@ -256,9 +257,7 @@ class Graph:
             (chosen, EdgeType.CHOSEN, NodeStatus.ACTIVE),
             (rejected, EdgeType.REJECTED, NodeStatus.REJECTED),
         ):
-            if isinstance(labels, str):
-                raise InvalidInput(edge_type.value, "expected a list of option labels, got text")
-            for option_label in labels:
+            for option_label in _option_labels(labels, edge_type.value):
                 option = self._new_node(NodeType.OPTION, option_label, at, status=status)
                 edge = self._new_edge(decision.id, option.id, edge_type, at)
                 changes += [drafts.node_added(option, at), drafts.edge_added(edge, at)]
@@ -373,12 +372,44 @@ class Graph:
         """The full id of a stored record, for the reads that run in the store."""
         return self.resolve(ref)
 
-    def nodes(self, **filters: Any) -> list[Node]:
-        return self.store.nodes(self.name, as_of=self.as_of, **filters)
+    def nodes(
+        self,
+        *,
+        types: Sequence[NodeType | str] | None = None,
+        statuses: Sequence[NodeStatus | str] | None = None,
+        newest_first: bool = False,
+        limit: int | None = None,
+        include_tombstoned: bool = False,
+    ) -> list[Node]:
+        """Nodes of these types and statuses (any, when not given), oldest or newest first."""
+        return self.store.nodes(
+            self.name,
+            types=types,  # type: ignore[arg-type]  # the store checks and reads the names
+            statuses=statuses,  # type: ignore[arg-type]
+            newest_first=newest_first,
+            limit=limit,
+            as_of=self.as_of,
+            include_tombstoned=include_tombstoned,
+        )
 
-    def edges(self, node: str | None = None, **filters: Any) -> list[Edge]:
+    def edges(
+        self,
+        node: str | None = None,
+        *,
+        direction: Direction | None = None,
+        types: Sequence[EdgeType | str] | None = None,
+        include_tombstoned: bool = False,
+    ) -> list[Edge]:
+        """Edges of ``node`` (in and out, or one ``direction``), or of the whole graph."""
         node_id = self._stored_id(node) if node is not None else None
-        return self.store.edges(self.name, node=node_id, as_of=self.as_of, **filters)
+        return self.store.edges(
+            self.name,
+            node=node_id,
+            direction=direction,
+            types=types,  # type: ignore[arg-type]
+            as_of=self.as_of,
+            include_tombstoned=include_tombstoned,
+        )
 
     def children(self, ref: str) -> list[tuple[Edge, Node]]:
         """Immediate children, each with the edge that joins it (supersession left out)."""
@@ -558,11 +589,18 @@ class Graph:
 
 
 def _edge_types(types: Sequence[EdgeType | str] | None) -> list[EdgeType] | None:
-    if types is None:
-        return None
-    if isinstance(types, str):
-        types = [types]
-    return [check_enum(EdgeType, t, "edge type") for t in types]
+    return check_members(EdgeType, types, "edge type")
+
+
+def _option_labels(labels: object, field: str) -> Sequence[Any]:
+    """The labels of a decision's ``chosen`` or ``rejected`` options: a list (none for None;
+    each label is checked as a node's)."""
+    if labels is None:
+        return ()
+    if isinstance(labels, str | bytes | Mapping) or not isinstance(labels, Iterable):
+        got = "text" if isinstance(labels, str) else type(labels).__name__
+        raise InvalidInput(field, f"expected a list of option labels, got {got}")
+    return list(labels)
 
 
 def _check_depth(depth: int) -> int:

@@ -109,6 +109,14 @@ def test_a_filter_given_one_value_or_no_list(store: Store, mixed: dict[str, list
         store.edges(G, types=5)  # type: ignore[arg-type]
 
 
+def test_a_limit_past_64_bits_is_no_limit(store: Store, mixed: dict[str, list[str]]) -> None:
+    """No store can hold that many rows (SQLite raised OverflowError binding it)."""
+    assert ids(store.nodes(G, limit=2**70)) == ids(store.nodes(G))
+    store.search(G, "anything", limit=2**70)
+    with pytest.raises(InvalidInput, match="limit"):
+        store.search(G, "anything", limit=None)  # type: ignore[arg-type]
+
+
 def test_nodes_refuse_a_negative_limit(store: Store) -> None:
     with pytest.raises(InvalidInput):
         store.nodes(G, limit=-1)

@@ -319,6 +319,10 @@ def test_duplicates_bad_spaces_and_bad_arguments_are_refused(store: Store) -> No
     with pytest.raises(InvalidInput) as caught:
         store.nearest(G, S, [1.0], -1)
     assert caught.value.field == "k"
+    with pytest.raises(InvalidInput, match="k"):
+        store.nearest(G, S, [1.0], None)  # type: ignore[arg-type]
+    # past 64 bits is as many as there are (PostgreSQL could not bind it as a LIMIT)
+    assert [h.id for h in store.nearest(G, S, [1.0], 2**70)] == [a]
     with pytest.raises(InvalidInput):
         store.nearest(G, S, [float("nan")])
     with pytest.raises(InvalidInput):

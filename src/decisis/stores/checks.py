@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
-from typing import TypeVar
+from typing import TypeVar, overload
 
 from decisis.errors import HeadMoved, InvalidInput
 from decisis.model import EdgeType
 from decisis.model.validation import check_enum
+from decisis.stores.base import MAX_SEQ
 
 __all__ = [
     "check_aware",
     "check_direction",
     "check_edge_types",
     "check_head",
+    "check_limit",
     "check_members",
     "check_non_negative",
 ]
@@ -47,6 +49,17 @@ def check_head(graph: str, found: int, after_seq: int | None) -> None:
 def check_direction(direction: object, *, optional: bool = False) -> None:
     if not (direction in ("in", "out") or (optional and direction is None)):
         raise InvalidInput("direction", f"unknown value {direction!r}", ["in", "out"])
+
+
+@overload
+def check_limit(value: int, name: str) -> int: ...
+@overload
+def check_limit(value: int | None, name: str) -> int | None: ...
+def check_limit(value: int | None, name: str) -> int | None:
+    """A row limit: a whole number >= 0 or None (no limit); one past what any store can
+    count (2**63 - 1, which SQLite and PostgreSQL cannot even compare with) is that many."""
+    check_non_negative(value, name)
+    return value if value is None else min(value, MAX_SEQ)
 
 
 def check_members(enum: type[E], values: object, name: str) -> list[E] | None:

@@ -53,6 +53,7 @@ from decisis.stores.checks import (
     check_direction,
     check_edge_types,
     check_head,
+    check_limit,
     check_members,
     check_non_negative,
 )
@@ -318,7 +319,7 @@ class MemoryStore(VectorMethods):
     ) -> list[Node]:
         """Nodes ordered by id (creation order), or newest first."""
         check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit")
+        limit = check_limit(limit, "limit")
         checked_types = check_members(NodeType, types, "type")
         checked_statuses = check_members(NodeStatus, statuses, "status")
         type_set = None if checked_types is None else set(checked_types)
@@ -497,7 +498,8 @@ class MemoryStore(VectorMethods):
     ) -> list[SearchHit]:
         """Token match over label and rationale: score = query words found, newest first on ties."""
         check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit")
+        check_non_negative(limit, "limit", required=True)
+        limit = check_limit(limit, "limit")
         terms = {word.lower() for word in _WORD.findall(query)}
         if not terms:
             return []

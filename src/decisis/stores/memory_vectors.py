@@ -111,7 +111,7 @@ class MemoryVectors:
         """``head`` is the graph's ledger ``seq``: which nodes are left out is kept until it
         (or ``as_of``) changes."""
         space = check_space(space)
-        check_nearest(k, as_of)
+        k = check_nearest(k, as_of)
         among = check_ids(ids)
         known = self._spaces.get((graph, space))
         vector = check_query(query, space, None if known is None else known.dim)

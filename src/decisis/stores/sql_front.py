@@ -26,6 +26,7 @@ from decisis.stores.checks import (
     check_aware,
     check_direction,
     check_edge_types,
+    check_limit,
     check_members,
     check_non_negative,
 )
@@ -226,7 +227,7 @@ class SqlFront(SqlVectorFront, Generic[C]):
         include_tombstoned: bool = False,
     ) -> list[Node]:
         check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit")
+        limit = check_limit(limit, "limit")
         checked_types = check_members(NodeType, types, "type")
         checked_statuses = check_members(NodeStatus, statuses, "status")
         return self._read(
@@ -274,7 +275,8 @@ class SqlFront(SqlVectorFront, Generic[C]):
     ) -> list[SearchHit]:
         """The backend's own full-text ranking; words are bound, never pasted as syntax."""
         check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit")
+        check_non_negative(limit, "limit", required=True)
+        limit = check_limit(limit, "limit")
         return self._read(lambda c: self._queries.search(c, graph, query, limit=limit, as_of=as_of))
 
     # -- traversals ------------------------------------------------------------

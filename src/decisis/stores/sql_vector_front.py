@@ -78,7 +78,7 @@ class SqlVectorFront(ABC):
         as_of: datetime | None = None,
     ) -> list[VectorHit]:
         space = check_space(space)
-        check_nearest(k, as_of)
+        k = check_nearest(k, as_of)
         return self._nearest(graph, space, query, k, ids, as_of)
 
     def delete_vectors(self, graph: str, space: str, ids: Sequence[str] | None = None) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
 from decisis.stores import prefixes
-from decisis.stores.base import Direction, SearchHit
+from decisis.stores.base import MAX_SEQ, Direction, SearchHit
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
     EVENT_COLUMNS,
@@ -247,7 +247,7 @@ def search(
     if as_of is not None:
         timed = "AND " + valid_at("n")
         params["as_of"] = format_time(as_of)
-    fetch = 2 * limit + 8  # room for a few matches the filters drop
+    fetch = min(2 * limit + 8, MAX_SEQ)  # room for a few matches the filters drop
     rows = conn.execute(_SEARCH_TOP.format(timed=timed), params | {"fetch": fetch}).fetchall()
     if not _top_is_whole(rows, limit, fetch):
         rows = conn.execute(_SEARCH_ALL.format(timed=timed), params).fetchall()
