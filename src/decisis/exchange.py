@@ -101,9 +101,14 @@ def _export_mermaid(graph: Graph) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _no_constant(name: str) -> Any:
+    """Python's JSON reader takes NaN and Infinity, which JSON (and a ledger event) has not."""
+    raise MalformedImport("file", f"holds {name}", "finite numbers (JSON has no NaN or Infinity)")
+
+
 def _parse_document(text: str) -> dict[str, Any]:
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_constant=_no_constant)
     except (json.JSONDecodeError, TypeError) as exc:
         raise MalformedImport(
             "file", f"is not JSON ({exc})", f"a {EXPORT_FORMAT} JSON file from 'decisis export'"
