@@ -152,6 +152,11 @@ def test_a_product_called_by_its_short_name_is_one_term(name: str, short: str) -
     assert terms("mysql") == ["mysql"] and terms("documentdb") == ["documentdb"]
 
 
+def test_a_box_is_an_instance() -> None:
+    """"Is my test box shut down at night?" is about the record on instances."""
+    assert terms("boxes") == terms("instances") and terms("an EC2 box") == terms("EC2 instance")
+
+
 @pytest.mark.parametrize(
     ("noun", "verb"),
     [

@@ -279,22 +279,26 @@ def _american(word: str) -> str:
     return word
 
 
-# Products engineers call by a shorter name than their own ("Postgres" for PostgreSQL): one
-# term for both, so a question saying one finds a record writing the other. Names, not
-# abbreviations (``decisis.search.glossary`` spells those out at question time), and only
-# where the short name is the product's everyday name, not another word.
+# Two names engineers use for one thing: one term for both, so a question saying one finds
+# a record writing the other. A product's everyday short name ("Postgres" for PostgreSQL),
+# and the spoken word for a machine ("my test box", "an EC2 box": records write
+# "instance"). Names, not abbreviations (``decisis.search.glossary`` spells those out at
+# question time), and only where the short name means nothing else in engineering.
 SAME_NAME: dict[str, str] = {
     "postgresql": "postgres",
     "mongodb": "mongo",
+    "box": "instance",
+    "boxes": "instances",
 }
 
 
 def stem(word: str) -> str:
     """Strip common English inflections so that forms of one word meet (and British and
     American spellings: "centralised" and "centralized"; a product's two names, ``SAME_NAME``)."""
+    word = SAME_NAME.get(word, word)
     if len(word) <= 3 or not word.isalpha():
         return word
-    word = _american(SAME_NAME.get(word, word))
+    word = _american(word)
     for suffix, replacement in (
         ("ies", "y"),
         ("sses", "ss"),
