@@ -153,7 +153,7 @@ def test_a_product_called_by_its_short_name_is_one_term(name: str, short: str) -
 
 
 def test_a_box_is_an_instance() -> None:
-    """"Is my test box shut down at night?" is about the record on instances."""
+    """A question about "my test box" is about the record on instances."""
     assert terms("boxes") == terms("instances") and terms("an EC2 box") == terms("EC2 instance")
 
 
