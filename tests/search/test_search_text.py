@@ -152,6 +152,11 @@ def test_a_product_called_by_its_short_name_is_one_term(name: str, short: str) -
     assert terms("mysql") == ["mysql"] and terms("documentdb") == ["documentdb"]
 
 
+def test_auth_is_authentication() -> None:
+    assert terms("IAM auth") == terms("IAM authentication")
+    assert terms("Auth0") == ["auth0"] and terms("OAuth") == ["oauth"]  # names stay whole
+
+
 def test_a_box_is_an_instance() -> None:
     """A question about "my test box" is about the record on instances."""
     assert terms("boxes") == terms("instances") and terms("an EC2 box") == terms("EC2 instance")

@@ -281,14 +281,17 @@ def _american(word: str) -> str:
 
 # Two names engineers use for one thing: one term for both, so a question saying one finds
 # a record writing the other. A product's everyday short name ("Postgres" for PostgreSQL),
-# and the spoken word for a machine ("my test box", "an EC2 box": records write
-# "instance"). Names, not abbreviations (``decisis.search.glossary`` spells those out at
-# question time), and only where the short name means nothing else in engineering.
+# the spoken word for a machine ("my test box", "an EC2 box": records write "instance"),
+# and "auth" for authentication ("IAM auth"). Not abbreviations (``decisis.search.glossary``
+# spells those out at question time), and only where the short form means nothing else in
+# engineering. Other clipped words ("prod", "repo", "config", "db", "env", "creds") and
+# "k8s" were measured one by one: no question file gains (docs/benchmarks.md, session 16).
 SAME_NAME: dict[str, str] = {
     "postgresql": "postgres",
     "mongodb": "mongo",
     "box": "instance",
     "boxes": "instances",
+    "auth": "authentication",
 }
 
 
