@@ -43,6 +43,24 @@ def test_an_unknown_compound_counts_by_its_parts_only() -> None:
     assert "shared-cache" not in weights and {"shar", "cach"} <= set(weights)
 
 
+def test_a_word_written_joined_finds_the_compound_written_apart() -> None:
+    """ "multicluster" and "non-prod" are how people type "multi-cluster" and "non-prod"."""
+    index = TermIndex.build(
+        [
+            (
+                "clusters",
+                {"title": "Go multi-cluster", "body": "Non-prod moves to its own cluster."},
+            ),
+            ("queues", {"title": "Use a message queue", "body": "Workers read the queue."}),
+        ]
+    )
+    _weights, origin = index.expanded_weights("Are we multicluster for nonprod?")
+    assert origin == {"multi-cluster": "multicluster", "non-prod": "nonprod"}
+    hit = index.search("Are we multicluster for nonprod?")[0]
+    assert hit.doc == "clusters" and hit.coverage == 1.0
+    assert index.expanded_weights("Are we multiclusters?")[1] == {"multi-cluster": "multicluster"}
+
+
 def test_coverage_counts_an_expanded_word_once() -> None:
     hit = _index().search("Who renews certs?")[0]
     assert hit.doc == "certs" and hit.coverage == 1.0

@@ -231,6 +231,8 @@ class TermIndex:
     _idfs: dict[str, float] = field(default_factory=dict, repr=False)
     _idfs_size: int = field(default=-1, repr=False)
     _vocabulary: list[str] = field(default_factory=list, repr=False)
+    # Compound terms ("multi-cluster") by the term of their joined form ("multicluster").
+    _apart: dict[str, list[str]] | None = field(default=None, repr=False)
     # Per query term, its documents' slots and BM25 factors; the lengths as an array.
     _bm25: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _lengths: Any = field(default=None, repr=False)
@@ -294,6 +296,7 @@ class TermIndex:
         new._keep(lists)
         if new.postings.keys() == self.postings.keys():
             new._vocabulary = self._vocabulary  # the same words: the same completions
+            new._apart = self._apart
         new.aliases = {}
         for defines in new._defines:  # the first document to define a word wins
             for short, long in defines:
@@ -436,12 +439,26 @@ class TermIndex:
             weights[term] = self.idf(term)
             extra = list(self.aliases.get(term, ()))
             if not known:
-                extra += self._completions(term)
+                extra += self._completions(term) + self._written_apart(term)
             for other in extra:
                 if other not in weights and other in self.postings:
                     weights[other] = self.idf(other) * expansion
                     origin[other] = term
         return weights, origin
+
+    def _written_apart(self, term: str) -> list[str]:
+        """The compounds the documents write that ``term`` writes joined: "multi-cluster"
+        for "multicluster", "non-prod" for "nonprod", "fail-over" for "failover"."""
+        table = self._apart
+        if table is None:
+            table = {}
+            for known in self.postings:
+                if _COMPOUND.search(known):
+                    joined = terms(_COMPOUND.sub("", known))
+                    if len(joined) == 1:
+                        table.setdefault(joined[0], []).append(known)
+            self._apart = table
+        return table.get(term, [])
 
     def _completions(self, term: str) -> list[str]:
         if len(term) < _MIN_STEM or not term.isalpha():
