@@ -297,7 +297,8 @@ SAME_NAME: dict[str, str] = {
 
 def stem(word: str) -> str:
     """Strip common English inflections so that forms of one word meet (and British and
-    American spellings: "centralised" and "centralized"; a product's two names, ``SAME_NAME``)."""
+    American spellings: "centralised" and "centralized"; two names for one thing,
+    ``SAME_NAME``)."""
     word = SAME_NAME.get(word, word)
     if len(word) <= 3 or not word.isalpha():
         return word

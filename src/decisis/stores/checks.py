@@ -52,13 +52,14 @@ def check_direction(direction: object, *, optional: bool = False) -> None:
 
 
 @overload
-def check_limit(value: int, name: str) -> int: ...
+def check_limit(value: int, name: str, *, required: bool = ...) -> int: ...
 @overload
-def check_limit(value: int | None, name: str) -> int | None: ...
-def check_limit(value: int | None, name: str) -> int | None:
-    """A row limit: a whole number >= 0 or None (no limit); one past what any store can
-    count (2**63 - 1, which SQLite and PostgreSQL cannot even compare with) is that many."""
-    check_non_negative(value, name)
+def check_limit(value: int | None, name: str, *, required: bool = ...) -> int | None: ...
+def check_limit(value: int | None, name: str, *, required: bool = False) -> int | None:
+    """A row limit: a whole number >= 0, or None for no limit (unless ``required``); one past
+    what any store can count (2**63 - 1, which SQLite and PostgreSQL cannot even compare
+    with) is that many."""
+    check_non_negative(value, name, required=required)
     return value if value is None else min(value, MAX_SEQ)
 
 

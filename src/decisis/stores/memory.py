@@ -498,8 +498,7 @@ class MemoryStore(VectorMethods):
     ) -> list[SearchHit]:
         """Token match over label and rationale: score = query words found, newest first on ties."""
         check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit", required=True)
-        limit = check_limit(limit, "limit")
+        limit = check_limit(limit, "limit", required=True)
         terms = {word.lower() for word in _WORD.findall(query)}
         if not terms:
             return []

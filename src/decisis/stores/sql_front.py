@@ -275,8 +275,7 @@ class SqlFront(SqlVectorFront, Generic[C]):
     ) -> list[SearchHit]:
         """The backend's own full-text ranking; words are bound, never pasted as syntax."""
         check_aware(as_of, "as_of")
-        check_non_negative(limit, "limit", required=True)
-        limit = check_limit(limit, "limit")
+        limit = check_limit(limit, "limit", required=True)
         return self._read(lambda c: self._queries.search(c, graph, query, limit=limit, as_of=as_of))
 
     # -- traversals ------------------------------------------------------------

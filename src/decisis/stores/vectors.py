@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from decisis.errors import Conflict, InvalidInput, NotFound
 from decisis.stores.base import VectorHit, VectorItems, VectorLike
-from decisis.stores.checks import check_aware, check_limit, check_non_negative
+from decisis.stores.checks import check_aware, check_limit
 
 __all__ = [
     "MAX_DIM",
@@ -172,9 +172,8 @@ def check_query(query: VectorLike, space: str, dim: int | None) -> NDArray[np.fl
 
 def check_nearest(k: int, as_of: datetime | None) -> int:
     """``k`` as a row limit (``check_limit``: one past 64 bits is that many) once checked."""
-    check_non_negative(k, "k", required=True)
     check_aware(as_of, "as_of")
-    return check_limit(k, "k")
+    return check_limit(k, "k", required=True)
 
 
 def check_nodes(graph: str, ids: Sequence[str], tombstoned: Mapping[str, bool]) -> None:
