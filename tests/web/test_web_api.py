@@ -109,6 +109,10 @@ def test_bad_requests_say_what_was_wrong_and_change_nothing(site: Site, api: htt
     assert error["type"] == "NotFound" and "01ZZZZZZZZZZ" in error["message"]
     error = _error(api.get("/nodes", params={"type": "banana"}), 422)
     assert error["field"] == "type" and "decision" in error["allowed"]
+    # a value in any case, as the CLI and the Python API take it
+    upper = api.get("/nodes", params={"type": " Decision", "status": "SUPERSEDED"}).json()
+    lower = api.get("/nodes", params={"type": "decision", "status": "superseded"}).json()
+    assert upper == lower and upper
     error = _error(api.post("/ask", json={"question": "   "}), 422)
     assert error["type"] == "InvalidInput" and error["field"] == "question"
     allowed = "text besides white space, without NUL characters"

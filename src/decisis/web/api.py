@@ -3,12 +3,13 @@ answers and corrections, and the decision tools agents use (same schemas as over
 
 from __future__ import annotations
 
+from enum import StrEnum
 from itertools import islice
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from decisis.adr.answer import MAX_QUESTION_CHARS
 from decisis.forms import (
@@ -88,6 +89,11 @@ Depth = Annotated[int, Query(ge=1, le=DEFAULT_MAX_DEPTH, description="Edges to f
 
 SiteDep = Annotated[Site, Depends(site_of)]
 
+E = TypeVar("E", bound=StrEnum)
+# An enum's value in any case and with white space around it, as the CLI and the Python API
+# take it ("Decision"); the document lists the values as they are.
+AnyCase = Annotated[E, BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) else v)]
+
 # A node or edge by its id or a unique prefix of it
 _REF_HELP = f"{ID_PREFIX_MEANS[0].upper()}{ID_PREFIX_MEANS[1:]}."
 Ref = Annotated[str, Path(pattern=ID_PREFIX_PATTERN, description=_REF_HELP)]
@@ -117,8 +123,12 @@ class CorrectionBody(BaseModel):
 @router.get("/nodes", summary="Nodes, oldest first or newest first", response_model=list[NodeOut])
 def list_nodes(
     site: SiteDep,
-    type: Annotated[list[NodeType] | None, Query(description="Node types to keep.")] = None,
-    status: Annotated[list[NodeStatus] | None, Query(description="Statuses to keep.")] = None,
+    type: Annotated[
+        list[AnyCase[NodeType]] | None, Query(description="Node types to keep.")
+    ] = None,
+    status: Annotated[
+        list[AnyCase[NodeStatus]] | None, Query(description="Statuses to keep.")
+    ] = None,
     newest_first: bool = False,
     limit: Limit = 100,
 ) -> list[dict[str, Any]]:
