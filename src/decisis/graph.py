@@ -35,7 +35,7 @@ from decisis.model import events as drafts
 from decisis.model.ids import is_id
 from decisis.model.validation import check_confidence, check_enum
 from decisis.stores import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, Store, open_store
-from decisis.stores.checks import check_members
+from decisis.stores.checks import check_edge_types
 
 if TYPE_CHECKING:
     from decisis.batch import Batch
@@ -481,7 +481,7 @@ class Graph:
         edge_types: Sequence[EdgeType | str] | None,
         max_depth: int,
     ) -> list[Reached]:
-        types = _edge_types(edge_types)
+        types = check_edge_types(edge_types)
         depth = _check_depth(max_depth)
         start = self._stored_id(ref)
         return self.store.traverse(
@@ -506,7 +506,7 @@ class Graph:
             self.name,
             self._stored_id(source),
             self._stored_id(target),
-            edge_types=_edge_types(edge_types),
+            edge_types=check_edge_types(edge_types),
             max_depth=_check_depth(max_depth),
             as_of=self.as_of,
         )
@@ -586,10 +586,6 @@ class Graph:
         from decisis.exchange import import_graph
 
         return import_graph(self, text)
-
-
-def _edge_types(types: Sequence[EdgeType | str] | None) -> list[EdgeType] | None:
-    return check_members(EdgeType, types, "edge type")
 
 
 def _option_labels(labels: object, field: str) -> Sequence[Any]:

@@ -76,5 +76,5 @@ def check_members(enum: type[E], values: object, name: str) -> list[E] | None:
     return [check_enum(enum, value, name) for value in values]
 
 
-def check_edge_types(types: Sequence[EdgeType] | None) -> list[EdgeType] | None:
+def check_edge_types(types: Sequence[EdgeType | str] | None) -> list[EdgeType] | None:
     return check_members(EdgeType, types, "edge type")
