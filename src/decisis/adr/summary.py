@@ -88,10 +88,11 @@ def summarise(text: str, limit: int = 240) -> str:
     ending in a colon takes the first item of the list after it (``We will: disable
     mod-security…``); before anything else (a code block, a table) it ends in an ellipsis.
     """
-    first = _first(text, limit)
+    spans = list(blocks(text))
+    first = _first(text, spans, limit)
     if states_a_decision(first):
         return first
-    later = list(_sentences(text, limit))
+    later = list(_sentences(text, spans, limit))
     chosen = next((s for s in later if says_what_was_chosen(s)), None)
     if chosen is None and tells_the_situation(first):
         will = (s for s in later if _WILL_DO.search(s) and not _EXAMPLE.match(s))
@@ -99,8 +100,7 @@ def summarise(text: str, limit: int = 240) -> str:
     return chosen or first
 
 
-def _first(text: str, limit: int) -> str:
-    spans = list(blocks(text))
+def _first(text: str, spans: list[tuple[int, int]], limit: int) -> str:
     for i, (start, end) in enumerate(spans):
         plain = prose(text[start:end])
         if len(plain.split()) < 2 and not plain.endswith(":"):
@@ -116,10 +116,9 @@ def _first(text: str, limit: int) -> str:
     return ""
 
 
-def _sentences(text: str, limit: int) -> Iterator[str]:
-    """Every sentence of ``text``'s prose blocks, a lead-in ending in a colon joined to the
-    list item after it (or to an ellipsis when none follows)."""
-    spans = list(blocks(text))
+def _sentences(text: str, spans: list[tuple[int, int]], limit: int) -> Iterator[str]:
+    """Every sentence of ``text``'s prose blocks (``spans``), a lead-in ending in a colon
+    joined to the list item after it (or to an ellipsis when none follows)."""
     for i, (start, end) in enumerate(spans):
         for said in sentences(prose(text[start:end])):
             whole = said
