@@ -206,6 +206,47 @@ def test_a_word_only_the_record_uses_does_not_outvote_a_cosine_below_the_floor(
     assert (_should_abstain(points) is not None) is abstains
 
 
+@pytest.mark.parametrize(("above", "abstains"), [(0.0, False), (0.05, False), (-0.01, True)])
+@pytest.mark.parametrize("coverage", [0.2, 0.6])
+def test_a_sentence_saying_nearly_the_question_outvotes_the_record_cosine(
+    above: float, abstains: bool, coverage: float
+) -> None:
+    """One sentence of the record close to the question vouches, whatever its other
+    evidence; a form the record cannot give ("how long") still abstains."""
+    from decisis.adr.answer import SENTENCE_VOUCH, _should_abstain
+    from decisis.search.fusion import Fused
+
+    def points(form_unmet: str | None = None) -> StartPoints:
+        return StartPoints(
+            [Fused("team:001", 1.0, {"terms": 1})],
+            coverage={"team:001": coverage},
+            vector_scores={"team:001": ABSTAIN_COSINE - 0.1},
+            subject={"team:001": 0.1},
+            sentence_cosine=SENTENCE_VOUCH + above,
+            form_unmet=form_unmet,
+        )
+
+    assert (_should_abstain(points()) is not None) is abstains
+    assert _should_abstain(points("says nothing of how long")) is not None
+
+
+def test_a_question_close_to_one_sentence_of_a_record_far_from_it_is_answered(
+    graph: decisis.Graph,
+) -> None:
+    """The policy-agent record as a whole is far from a question about hostnames in
+    ingresses; its sentence on what was needed first is not."""
+    from decisis.adr.answer import SENTENCE_VOUCH
+
+    question = "What stops two teams from using one hostname in their ingresses?"
+    points = start_points(graph, view_of(graph), question)
+    assert points.fused[0].doc == "cloud-platform:011" and not points.held_only
+    assert points.vector_scores["cloud-platform:011"] < ABSTAIN_COSINE
+    assert points.sentence_cosine is not None and points.sentence_cosine >= SENTENCE_VOUCH
+    answer = ask(graph, question)
+    assert answer.answer == "cloud-platform:011"
+    assert answer.evidence["sentence_cosine"] == pytest.approx(points.sentence_cosine, abs=1e-4)
+
+
 def _others(write: WriteFn, last: tuple[int, str, str]) -> None:
     """Records 0002-0004 of a small team beside the one a test is about: pod limits, DNS, and
     ``last`` (number, title, decision)."""

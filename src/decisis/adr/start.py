@@ -25,6 +25,7 @@ from decisis.adr.choices import choices, names_a_choice
 from decisis.adr.named import named_records
 from decisis.adr.passages import best_passages
 from decisis.adr.scope import record_exclusions
+from decisis.adr.vectors import best_sentence_cosine
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
 from decisis.search.embed_static import is_common_word
@@ -101,6 +102,8 @@ class StartPoints:
     # words of the question's subject that the best start alone uses, in its own text
     # ("stdout" in the logging record): the question is about what that record is about
     held_only: list[str] = field(default_factory=list)
+    # the question's cosine with the best start's closest sentence (with an embedder)
+    sentence_cosine: float | None = None
 
     @property
     def relevance(self) -> dict[str, float]:
@@ -325,6 +328,7 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     if points.fused:
         top = points.fused[0].doc
         points.form_unmet = _form_unmet(view, question, top)
+        points.sentence_cosine = best_sentence_cosine(view, question, top)
         own = own_terms(view, top)
         points.held_only = [
             t

@@ -15,11 +15,19 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+from decisis.adr.markdown import blocks, prose, sentences
 from decisis.adr.view import AdrView
 from decisis.errors import DecisisError, StoreError
 from decisis.graph import Graph
 
-__all__ = ["RECORD_SPACE", "question_similarities", "record_matrix", "record_space", "similarities"]
+__all__ = [
+    "RECORD_SPACE",
+    "best_sentence_cosine",
+    "question_similarities",
+    "record_matrix",
+    "record_space",
+    "similarities",
+]
 
 RECORD_SPACE = "adr-record"  # what is embedded: a record's title with its decision and body
 _RECIPE = "mean-of-title-decision-and-title-body-v1"  # part of every digest: a new recipe
@@ -28,6 +36,11 @@ _NO_EMBEDDER: list[bool] = []
 _QUERY_CACHE = 256
 _KEPT: dict[Any, Any] = {}  # (node id, digest) -> record vector; "embedder" -> its name
 _KEPT_LIMIT = 200_000
+# Sentence vectors of the records asked about most recently: (embedder, node id, digest) ->
+# matrix. Only a question's best start is split into sentences, so few are ever needed.
+_SENTENCES: dict[Any, Any] = {}
+_SENTENCES_LIMIT = 512
+SENTENCE_WORDS = 4  # shorter "sentences" are labels and fragments ("Status: Accepted")
 
 
 def _embedder() -> Any | None:
@@ -146,6 +159,39 @@ def question_similarities(view: AdrView, question: str, ids: Sequence[str]) -> d
             cache[i] = vector
     query = _query_vector(embedder, view, question)
     return {i: float(cache[i] @ query) for i in ids if i in cache}
+
+
+def best_sentence_cosine(view: AdrView, question: str, key: str) -> float | None:
+    """The cosine of ``question`` with the closest sentence of record ``key`` (its title
+    among them), or ``None`` without an embedder. A whole record's vector is an average
+    over everything it says; a question about one of its points is closer to the sentence
+    that makes it."""
+    embedder = _embedder()
+    if embedder is None or key not in view.records:
+        return None
+    ident = (_name(embedder), view.records[key].id, _digest(view, key))
+    matrix = _SENTENCES.get(ident)
+    if matrix is None:
+        found = _record_sentences(view, key)
+        if not found:
+            return None
+        matrix = embedder.embed(found)
+        norms = (matrix * matrix).sum(axis=1, keepdims=True) ** 0.5
+        norms[norms == 0] = 1.0
+        if len(_SENTENCES) >= _SENTENCES_LIMIT:
+            _SENTENCES.clear()
+        matrix = _SENTENCES[ident] = matrix / norms
+    return float(_cosines(matrix, _query_vector(embedder, view, question)).max())
+
+
+def _record_sentences(view: AdrView, key: str) -> list[str]:
+    """Record ``key``'s title and the sentences of its prose (a list item is one; tables,
+    code and headings are left out), each of at least ``SENTENCE_WORDS`` words."""
+    text = str(view.meta(key).get("text") or "")
+    found = [view.records[key].label]
+    for start, end in blocks(text):
+        found += sentences(prose(text[start:end]))
+    return [s for s in found if len(s.split()) >= SENTENCE_WORDS]
 
 
 def _cosines(matrix: Any, query: Any) -> Any:

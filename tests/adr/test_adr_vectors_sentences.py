@@ -1,0 +1,66 @@
+"""The question's cosine with the closest sentence of a record (``best_sentence_cosine``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import decisis
+from decisis.adr import vectors
+from decisis.adr.ingest import ingest
+from decisis.adr.view import view_of
+from decisis.search.embedding import get_embedder
+
+RECORD = (
+    "# 1. Use a policy agent\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n"
+    "Clusters are shared. Our first need was to stop two teams claiming one hostname.\n\n"
+    "## Decision\n\n- Rules are written in Rego and reviewed like code\n"
+    "- See [the docs](https://example.org)\n\n"
+    "| Check | When |\n| --- | --- |\n| unique hostnames in every ingress | admission |\n"
+)
+
+
+@pytest.fixture()
+def graph(tmp_path: Path) -> decisis.Graph:
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "0001-policy-agent.md").write_text(RECORD, encoding="utf-8")
+    g = decisis.open(f"sqlite:///{tmp_path / 'g.db'}")
+    ingest(g, team)
+    return g
+
+
+def test_a_record_is_split_into_its_title_and_the_sentences_of_its_prose(
+    graph: decisis.Graph,
+) -> None:
+    found = vectors._record_sentences(view_of(graph), "team:0001")
+    assert found[0] == "Use a policy agent"
+    assert "Our first need was to stop two teams claiming one hostname." in found
+    assert "Rules are written in Rego and reviewed like code" in found  # a list item, whole
+    assert "Clusters are shared." not in found  # fewer than SENTENCE_WORDS words
+    assert not any("Status" in s or "2020" in s or "|" in s for s in found)  # not prose
+
+
+def test_the_cosine_is_that_of_the_closest_sentence(graph: decisis.Graph) -> None:
+    view = view_of(graph)
+    question = "Can two teams claim one hostname?"
+    found = vectors._record_sentences(view, "team:0001")
+    matrix = get_embedder().embed([*found, question])
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    expected = float((matrix[:-1] @ matrix[-1]).max())
+    got = vectors.best_sentence_cosine(view, question, "team:0001")
+    assert got == pytest.approx(expected, abs=1e-5)
+    assert got == pytest.approx(
+        vectors.best_sentence_cosine(view_of(graph), question, "team:0001"), abs=1e-6
+    )  # kept across views
+
+
+def test_no_embedder_or_no_record_gives_none(
+    graph: decisis.Graph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = view_of(graph)
+    assert vectors.best_sentence_cosine(view, "hostnames?", "team:9999") is None
+    monkeypatch.setattr(vectors, "_embedder", lambda: None)
+    assert vectors.best_sentence_cosine(view, "hostnames?", "team:0001") is None
