@@ -236,15 +236,24 @@ def test_a_question_close_to_one_sentence_of_a_record_far_from_it_is_answered(
     """The policy-agent record as a whole is far from a question about hostnames in
     ingresses; its sentence on what was needed first is not."""
     from decisis.adr.answer import SENTENCE_VOUCH
+    from decisis.adr.why import why_lines
 
     question = "What stops two teams from using one hostname in their ingresses?"
     points = start_points(graph, view_of(graph), question)
     assert points.fused[0].doc == "cloud-platform:011" and not points.held_only
     assert points.vector_scores["cloud-platform:011"] < ABSTAIN_COSINE
     assert points.sentence_cosine is not None and points.sentence_cosine >= SENTENCE_VOUCH
+    assert (
+        points.sentence
+        == "Our immediate need was to prevent users from reusing hostnames in Ingresses."
+    )
     answer = ask(graph, question)
     assert answer.answer == "cloud-platform:011"
     assert answer.evidence["sentence_cosine"] == pytest.approx(points.sentence_cosine, abs=1e-4)
+    assert answer.evidence["sentence"] == points.sentence
+    assert why_lines(answer)[1] == (
+        f'  it says nearly that ({points.sentence_cosine:.2f}): "{points.sentence}"'
+    )
 
 
 def _others(write: WriteFn, last: tuple[int, str, str]) -> None:

@@ -1,4 +1,4 @@
-"""The question's cosine with the closest sentence of a record (``best_sentence_cosine``)."""
+"""The sentence of a record closest to a question in meaning (``closest_sentence``)."""
 
 from __future__ import annotations
 
@@ -43,24 +43,29 @@ def test_a_record_is_split_into_its_title_and_the_sentences_of_its_prose(
     assert not any("Status" in s or "2020" in s or "|" in s for s in found)  # not prose
 
 
-def test_the_cosine_is_that_of_the_closest_sentence(graph: decisis.Graph) -> None:
+def test_it_is_the_sentence_of_the_highest_cosine(graph: decisis.Graph) -> None:
     view = view_of(graph)
     question = "Can two teams claim one hostname?"
     found = vectors._record_sentences(view, "team:0001")
     matrix = get_embedder().embed([*found, question])
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-    expected = float((matrix[:-1] @ matrix[-1]).max())
-    got = vectors.best_sentence_cosine(view, question, "team:0001")
-    assert got == pytest.approx(expected, abs=1e-5)
-    assert got == pytest.approx(
-        vectors.best_sentence_cosine(view_of(graph), question, "team:0001"), abs=1e-6
-    )  # kept across views
+    cosines = matrix[:-1] @ matrix[-1]
+    got = vectors.closest_sentence(view, question, "team:0001")
+    assert got is not None
+    assert got[0] == pytest.approx(float(cosines.max()), abs=1e-5)
+    assert (
+        got[1]
+        == found[int(cosines.argmax())]
+        == ("Our first need was to stop two teams claiming one hostname.")
+    )
+    again = vectors.closest_sentence(view_of(graph), question, "team:0001")  # kept across views
+    assert again is not None and again[1] == got[1]
 
 
 def test_no_embedder_or_no_record_gives_none(
     graph: decisis.Graph, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     view = view_of(graph)
-    assert vectors.best_sentence_cosine(view, "hostnames?", "team:9999") is None
+    assert vectors.closest_sentence(view, "hostnames?", "team:9999") is None
     monkeypatch.setattr(vectors, "_embedder", lambda: None)
-    assert vectors.best_sentence_cosine(view, "hostnames?", "team:0001") is None
+    assert vectors.closest_sentence(view, "hostnames?", "team:0001") is None

@@ -63,7 +63,7 @@ FULL_COVERAGE = 0.95
 # Set from probes of our own; no answer of the three question files moves between 0.25 and
 # 0.35 (the lowest right answer it gives is at 0.36).
 HELD_ONLY_COSINE = 0.3
-# ... or one of its sentences says nearly what the question asks (``best_sentence_cosine``):
+# ... or one of its sentences says nearly what the question asks (``closest_sentence``):
 # a question on why a policy agent was brought in, asked as "what stops two teams using the
 # same hostname in their ingresses?", is far from the whole record (0.41) but close to its
 # "Our immediate need was to prevent users from reusing hostnames in Ingresses" (0.79).
@@ -185,8 +185,8 @@ def _abstain(question: str, why: str, points: StartPoints | None) -> Answer:
 def evidence_of(points: StartPoints, standing: str | None = None) -> dict[str, Any]:
     """What made the best start the best, and how well it matches the question: its votes
     (each voter's rank for it), the share of the question's distinctive weight and of its
-    subject it holds, its cosine (or that of where the walk ends, if closer) and that of its
-    closest sentence, the words of
+    subject it holds, its cosine (or that of where the walk ends, if closer), its sentence
+    closest to the question and that one's cosine, the words of
     the subject only it uses, and a remembered question like this one."""
     if not points.fused:
         return {}
@@ -201,6 +201,7 @@ def evidence_of(points: StartPoints, standing: str | None = None) -> dict[str, A
         found["cosine"] = round(meaning_cosine(points, standing), 4)
     if points.sentence_cosine is not None:
         found["sentence_cosine"] = round(points.sentence_cosine, 4)
+        found["sentence"] = points.sentence
     if points.held_only:
         found["held_only"] = list(points.held_only)
     if points.remembered is not None:

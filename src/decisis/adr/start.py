@@ -25,7 +25,7 @@ from decisis.adr.choices import choices, names_a_choice
 from decisis.adr.named import named_records
 from decisis.adr.passages import best_passages
 from decisis.adr.scope import record_exclusions
-from decisis.adr.vectors import best_sentence_cosine
+from decisis.adr.vectors import closest_sentence
 from decisis.adr.view import AdrView
 from decisis.graph import Graph
 from decisis.search.embed_static import is_common_word
@@ -102,7 +102,9 @@ class StartPoints:
     # words of the question's subject that the best start alone uses, in its own text
     # ("stdout" in the logging record): the question is about what that record is about
     held_only: list[str] = field(default_factory=list)
-    # the question's cosine with the best start's closest sentence (with an embedder)
+    # the best start's sentence closest to the question in meaning, and its cosine (with an
+    # embedder)
+    sentence: str | None = None
     sentence_cosine: float | None = None
 
     @property
@@ -328,7 +330,9 @@ def start_points(graph: Graph, view: AdrView, question: str) -> StartPoints:
     if points.fused:
         top = points.fused[0].doc
         points.form_unmet = _form_unmet(view, question, top)
-        points.sentence_cosine = best_sentence_cosine(view, question, top)
+        said = closest_sentence(view, question, top)
+        if said is not None:
+            points.sentence_cosine, points.sentence = said
         own = own_terms(view, top)
         points.held_only = [
             t

@@ -22,7 +22,7 @@ from decisis.graph import Graph
 
 __all__ = [
     "RECORD_SPACE",
-    "best_sentence_cosine",
+    "closest_sentence",
     "question_similarities",
     "record_matrix",
     "record_space",
@@ -37,7 +37,7 @@ _QUERY_CACHE = 256
 _KEPT: dict[Any, Any] = {}  # (node id, digest) -> record vector; "embedder" -> its name
 _KEPT_LIMIT = 200_000
 # Sentence vectors of the records asked about most recently: (embedder, node id, digest) ->
-# matrix. Only a question's best start is split into sentences, so few are ever needed.
+# (matrix, sentences). Only a question's best start is split into sentences, so few are ever needed.
 _SENTENCES: dict[Any, Any] = {}
 _SENTENCES_LIMIT = 512
 SENTENCE_WORDS = 4  # shorter "sentences" are labels and fragments ("Status: Accepted")
@@ -161,17 +161,17 @@ def question_similarities(view: AdrView, question: str, ids: Sequence[str]) -> d
     return {i: float(cache[i] @ query) for i in ids if i in cache}
 
 
-def best_sentence_cosine(view: AdrView, question: str, key: str) -> float | None:
-    """The cosine of ``question`` with the closest sentence of record ``key`` (its title
-    among them), or ``None`` without an embedder. A whole record's vector is an average
-    over everything it says; a question about one of its points is closer to the sentence
-    that makes it."""
+def closest_sentence(view: AdrView, question: str, key: str) -> tuple[float, str] | None:
+    """The sentence of record ``key`` (its title among them) closest in meaning to
+    ``question``, with its cosine; ``None`` without an embedder. A whole record's vector is
+    an average over everything it says; a question about one of its points is closer to
+    the sentence that makes it."""
     embedder = _embedder()
     if embedder is None or key not in view.records:
         return None
     ident = (_name(embedder), view.records[key].id, _digest(view, key))
-    matrix = _SENTENCES.get(ident)
-    if matrix is None:
+    kept = _SENTENCES.get(ident)
+    if kept is None:
         found = _record_sentences(view, key)
         if not found:
             return None
@@ -180,8 +180,11 @@ def best_sentence_cosine(view: AdrView, question: str, key: str) -> float | None
         norms[norms == 0] = 1.0
         if len(_SENTENCES) >= _SENTENCES_LIMIT:
             _SENTENCES.clear()
-        matrix = _SENTENCES[ident] = matrix / norms
-    return float(_cosines(matrix, _query_vector(embedder, view, question)).max())
+        kept = _SENTENCES[ident] = (matrix / norms, found)
+    matrix, found = kept
+    scores = _cosines(matrix, _query_vector(embedder, view, question))
+    best = int(scores.argmax())
+    return float(scores[best]), found[best]
 
 
 def _record_sentences(view: AdrView, key: str) -> list[str]:

@@ -3,7 +3,7 @@ the rules behind each link it followed (``decisis ask --why``, the web page's as
 
 from __future__ import annotations
 
-from decisis.adr.answer import Answer
+from decisis.adr.answer import SENTENCE_VOUCH, Answer
 from decisis.search.text import as_written
 
 __all__ = ["why_lines"]
@@ -30,6 +30,10 @@ def why_lines(answer: Answer) -> list[str]:
         f"why: started at {found['start']} ({votes}): it holds {found['coverage']:.0%} of the "
         f"question's distinctive words and {found['subject']:.0%} of its subject{cosine}{held}"
     ]
+    said = found.get("sentence")
+    # the sentence that says nearly what was asked, unless the answer already shows it
+    if found.get("sentence_cosine", 0.0) >= SENTENCE_VOUCH and said and said not in answer.text:
+        lines.append(f'  it says nearly that ({found["sentence_cosine"]:.2f}): "{said}"')
     if found.get("remembered"):
         lines.append(f'  a question like it was corrected before: "{found["remembered"]}"')
     return lines + _steps(answer)

@@ -167,9 +167,8 @@ class Evidence(_Out):
     coverage: float = Field(description="Share of the question's distinctive weight it holds.")
     subject: float = Field(description="Share of the question's subject it holds.")
     cosine: float | None = None
-    sentence_cosine: float | None = Field(
-        None, description="The question's cosine with the start's closest sentence."
-    )
+    sentence: str | None = Field(None, description="The start's sentence closest to the question.")
+    sentence_cosine: float | None = Field(None, description="That sentence's cosine with it.")
     held_only: list[str] | None = None
     remembered: str | None = Field(None, description="A corrected question like this one.")
 
