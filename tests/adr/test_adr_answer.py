@@ -73,6 +73,18 @@ def test_correction_to_none_makes_the_question_abstain(tmp_path: Path, corpus: P
         assert ask(g, question).answer is None
 
 
+def test_a_question_in_words_only_a_corrected_question_used_is_answered_by_it(
+    corpus: Path,
+) -> None:
+    """Those words rank no record (``FIELD_WEIGHTS``): the remembered question answers."""
+    with decisis.open("memory://") as g:
+        ingest(g, corpus)
+        correct(g, "Where do zorblaxes and quuxifiers get stored?", "cloud-platform:023")
+        answer = ask(g, "zorblaxes and quuxifiers?")
+        assert answer.answer == "cloud-platform:023"
+        assert answer.evidence["votes"] == {"questions": 1}
+
+
 def test_a_start_missing_the_questions_subject_abstains() -> None:
     from decisis.adr.answer import ABSTAIN_SUBJECT, _should_abstain
     from decisis.adr.start import StartPoints

@@ -82,6 +82,23 @@ def test_coverage_of_a_document_is_the_coverage_search_gives_it() -> None:
     assert index.coverage(question, "missing") == 0.0
 
 
+def test_words_of_questions_count_for_coverage_but_not_for_rank() -> None:
+    """A corrected question's words are the document's when measuring how much of a
+    question it holds, but rank nothing: alone they make no hit at all."""
+    buckets = {"title": "Buckets", "body": "S3 buckets go in the cluster's account."}
+    index = TermIndex.build(
+        [
+            ("limits", {"title": "One AWS account", "body": "We ask AWS for higher limits."}),
+            ("buckets", {**buckets, "questions": "Which AWS account do zorblaxes go in?"}),
+        ]
+    )
+    hits = index.search("Which AWS account do zorblaxes go in?")
+    assert [h.doc for h in hits] == ["limits", "buckets"]
+    assert hits[1].coverage == 1.0 > hits[0].coverage
+    assert index.coverage("zorblaxes?", "buckets") == 1.0
+    assert index.search("zorblaxes?") == []
+
+
 def test_subject_coverage_counts_only_the_rarest_known_words() -> None:
     index = TermIndex.build(
         [
