@@ -37,7 +37,8 @@ _QUERY_CACHE = 256
 _KEPT: dict[Any, Any] = {}  # (node id, digest) -> record vector; "embedder" -> its name
 _KEPT_LIMIT = 200_000
 # Sentence vectors of the records asked about most recently: (embedder, node id, digest) ->
-# (matrix, sentences). Only a question's best start is split into sentences, so few are ever needed.
+# (matrix, sentences). Only a question's best start is split into sentences, so few are
+# ever needed.
 _SENTENCES: dict[Any, Any] = {}
 _SENTENCES_LIMIT = 512
 SENTENCE_WORDS = 4  # shorter "sentences" are labels and fragments ("Status: Accepted")
