@@ -125,15 +125,21 @@ def _record_vectors(embedder: Any, view: AdrView, keys: Sequence[str], graph: Gr
     if missing:
         short = [f"{view.records[k].label}. {view.records[k].rationale or ''}" for k in missing]
         long = [f"{view.records[k].label}. {view.meta(k).get('text') or ''}" for k in missing]
-        matrix = embedder.embed(short) + embedder.embed(long)
-        norms = (matrix * matrix).sum(axis=1, keepdims=True) ** 0.5
-        norms[norms == 0] = 1.0
-        for k, row in zip(missing, matrix / norms, strict=True):
+        matrix = _unit_rows(embedder.embed(short) + embedder.embed(long))
+        for k, row in zip(missing, matrix, strict=True):
             _KEPT[ident[k]] = row
         if graph is not None:
             made = {ident[k][0]: _KEPT[ident[k]] for k in missing}
             _keep(graph, space, made, {ident[k][0]: ident[k][1] for k in missing})
     return np.stack([_KEPT[ident[k]] for k in keys])
+
+
+def _unit_rows(matrix: Any) -> Any:
+    """``matrix`` with each row scaled to length 1 (an all-zero row left as it is), so that
+    a product with a unit query vector is a cosine, whatever the embedder returns."""
+    norms = (matrix * matrix).sum(axis=1, keepdims=True) ** 0.5
+    norms[norms == 0] = 1.0
+    return matrix / norms
 
 
 def _query_vector(embedder: Any, view: AdrView, text: str) -> Any:
@@ -176,12 +182,9 @@ def closest_sentence(view: AdrView, question: str, key: str) -> tuple[float, str
         found = _record_sentences(view, key)
         if not found:
             return None
-        matrix = embedder.embed(found)
-        norms = (matrix * matrix).sum(axis=1, keepdims=True) ** 0.5
-        norms[norms == 0] = 1.0
         if len(_SENTENCES) >= _SENTENCES_LIMIT:
             _SENTENCES.clear()
-        kept = _SENTENCES[ident] = (matrix / norms, found)
+        kept = _SENTENCES[ident] = (_unit_rows(embedder.embed(found)), found)
     matrix, found = kept
     scores = _cosines(matrix, _query_vector(embedder, view, question))
     best = int(scores.argmax())
