@@ -43,7 +43,7 @@ from decisis.evaluation import load_questions
 from decisis.evaluation.systems import FullTextTop
 from decisis.graph import Graph
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 T = TypeVar("T")
 
 

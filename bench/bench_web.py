@@ -5,7 +5,7 @@ to a second server started with ``--token`` (every request checked for it).
 
     .venv/bin/python bench/bench_web.py [--quick]
 
-The store is the shared ADR corpus (../shared/data/adr-corpus) with a small decision graph.
+The store is the ADR corpus in data/ (data/adr-corpus) with a small decision graph.
 No target: the ratios say what HTTP, JSON and the server's thread hop cost per call.
 """
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the servers are started as the web tests start them
 from tests.servers import running  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "data" / "adr-corpus"
+CORPUS = ROOT / "data" / "adr-corpus"
 QUESTION = "Does each business unit get its own cluster now?"
 
 

@@ -2,9 +2,9 @@
 records, as a team that ingests only its own folder has, rather than all 132.
 
     .venv/bin/python bench/team_questions.py /tmp/teams
-    decisis eval /tmp/teams/cloud-platform.jsonl --corpus ../shared/data/adr-corpus/cloud-platform
+    decisis eval /tmp/teams/cloud-platform.jsonl --corpus data/adr-corpus/cloud-platform
 
-For each folder of the shared corpus it writes the questions of the development file and
+For each folder of the corpus in data/ it writes the questions of the development file and
 of ours (``bench/questions-*.jsonl``) whose answers all lie in that folder, and every
 out-of-scope question (none of them is answered by any record, so by none of the team's).
 """
@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "data" / "adr-corpus"
+CORPUS = ROOT / "data" / "adr-corpus"
 FILES = (
-    ROOT.parent / "shared" / "data" / "questions-dev.jsonl",
+    ROOT / "data" / "questions-dev.jsonl",
     ROOT / "bench" / "questions-fresh.jsonl",
     ROOT / "bench" / "questions-indep.jsonl",
 )

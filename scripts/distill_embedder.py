@@ -376,7 +376,7 @@ def evaluate(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse the command line and run one step."""
-    shared = ROOT.parent / "shared" / "data"
+    shared = ROOT / "data"
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model-dir", help="teacher folder (default: the pip package's)")
     sub = parser.add_subparsers(dest="step", required=True)

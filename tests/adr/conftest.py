@@ -1,4 +1,4 @@
-"""Fixtures for the ADR reading tests: the shared corpus and a helper to write records."""
+"""Fixtures for the ADR reading tests: the corpus in data/ and a helper to write records."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import decisis
 from decisis.adr.answer import Answer, ask
 from decisis.adr.ingest import ingest
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "adr-corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "adr-corpus"
 
 WriteFn = Callable[[str, "str | bytes"], Path]
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    assert CORPUS.is_dir(), f"the shared ADR corpus is missing at {CORPUS}"
+    assert CORPUS.is_dir(), f"the ADR corpus in data/ is missing at {CORPUS}"
     return CORPUS
 
 

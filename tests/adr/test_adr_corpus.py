@@ -1,4 +1,4 @@
-"""The 132 real records of ``../shared/data/adr-corpus``, checked against what the files say."""
+"""The 132 real records of ``data/adr-corpus``, checked against what the files say."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ def test_only_what_is_left_out_counts(sentence: str) -> None:
     assert not {"preclud", "mfa", "confirm", "work", "futur"} & found
 
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "adr-corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "adr-corpus"
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from decisis.adr.view import AdrView, build_view
 from decisis.search.terms import TermIndex
 from tests.stores.postgres.server import drop_schema, new_schema, schema_url
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "data" / "adr-corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "adr-corpus"
 
 RECORD = """# {n}. {title}
 

@@ -12,7 +12,7 @@ from decisis.adr.view import view_of
 from decisis.evaluation import load_questions
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "data" / "adr-corpus"
+CORPUS = ROOT / "data" / "adr-corpus"
 
 
 @pytest.fixture(scope="module")

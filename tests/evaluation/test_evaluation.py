@@ -9,7 +9,7 @@ import pytest
 from decisis.evaluation import Question, evaluate, load_questions, score, summarise, to_table
 from decisis.evaluation.stats import bootstrap_interval
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def test_score_follows_the_readme() -> None:

@@ -1,6 +1,6 @@
 """The API's response models describe the forms it sends, field for field.
 
-Each form built from real values (a SQLite graph, the shared ADR corpus and its development
+Each form built from real values (a SQLite graph, the ADR corpus in data/ and its development
 questions, a correction and its undo) must validate against its model, and dumping it
 through the model must give the same data back: the API sends what the CLI's ``--json``
 prints. A field the model does not name, or one it lacks, is refused."""
@@ -44,7 +44,7 @@ from decisis.web.schemas import (
     VerifyOut,
 )
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "adr-corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "adr-corpus"
 
 
 def _same_through(model: type[BaseModel], form: dict[str, Any]) -> None:

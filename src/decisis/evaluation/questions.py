@@ -1,6 +1,6 @@
 """Question sets (one JSON object a line) and how an answer to one is scored.
 
-Fields, as in ``../shared/data/README.md``: ``id``, ``question``, ``expected`` (the key
+Fields, as in ``data/README.md``: ``id``, ``question``, ``expected`` (the key
 that stands, or null), ``acceptable``, ``outdated``, ``topic``, ``kind``. An answer is
 ``right`` when it is ``expected`` or acceptable (or abstains when ``expected`` is null),
 ``outdated`` when it is a replaced record of the topic, else ``wrong``.
