@@ -11,7 +11,7 @@ import pytest
 import decisis
 from decisis.adr import MAX_RECORD_BYTES, NotARecord, read_folder, read_record
 from decisis.adr.ingest import ingest
-from decisis.adr.keys import build_index, file_key, number_in_name
+from decisis.adr.keys import build_index, file_date, file_key, number_in_name
 from decisis.errors import InvalidInput
 
 WriteFn = Callable[[str, str | bytes], Path]
@@ -33,6 +33,10 @@ GOOD = (
         ("Use Redis for Caching.md", "team:use-redis-for-caching", None),
         ("20200926-use-log4brains.md", "team:20200926-use-log4brains", None),
         ("1password-for-secrets.md", "team:1password-for-secrets", None),
+        ("2023-04-26_023-local-chain-state.md", "team:023", 23),
+        ("2023-10-16_028_offline_adr.md", "team:028", 28),
+        ("20230426-0023-x.md", "team:0023", 23),
+        ("2023-04-26-use-x.md", "team:2023-04-26-use-x", None),
     ],
 )
 def test_keys_from_file_names(name: str, key: str, number: int | None) -> None:
@@ -49,6 +53,20 @@ def test_duplicate_numbers_keep_every_record() -> None:
     }
     assert index.key_for_number(3) == "team:003"
     assert number_in_name("12345678-x.md") == "12345678"  # not a date: a (large) number
+
+
+@pytest.mark.parametrize(
+    ("name", "when"),
+    [
+        ("2023-04-26_023-local-chain-state.md", "2023-04-26"),
+        ("20200926-use-log4brains.md", "2020-09-26"),
+        ("0023-x.md", None),
+        ("2023-13-40_001-x.md", None),
+    ],
+)
+def test_dates_in_file_names(name: str, when: str | None) -> None:
+    found = file_date(name)
+    assert (found.isoformat() if found else None) == when
 
 
 def test_non_records_are_skipped_by_name_and_content(write: WriteFn, team: Path) -> None:

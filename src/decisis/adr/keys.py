@@ -10,6 +10,8 @@ Rules, in the order they apply to a file in an ADR folder:
 3. A name starting with a number (optionally after ``adr``: ``0007-x.md``, ``ADR-021-y.md``,
    ``adr_12.md``) gives the key ``<folder>:<digits exactly as written>``.
    Eight digits that form a date (log4brains' ``20200926-use-x.md``) are a date, not a number.
+   A date written first (``2023-04-26_023-local-chain-state.md``, ``20230426-023-x.md``) is the
+   record's date, and the number after it is the key: ``<folder>:023``.
 4. Any other name gives ``<folder>:<slug>``: the name without its extension, lower-cased,
    with each run of characters other than letters and digits turned into ``-``.
    Such a file counts as a record only if its content looks like one (see ``reader``).
@@ -59,6 +61,7 @@ _NEVER_RECORDS = frozenset(
     }
 )
 _NUMBER = re.compile(r"^(?:adr[-_ ]?)?(\d{1,8})(?=$|[-_ .])", re.IGNORECASE)
+_DATE_FIRST = re.compile(r"^(?P<y>\d{4})-?(?P<m>\d{2})-?(?P<d>\d{2})[-_ ]+")
 
 
 def slugify(text: str) -> str:
@@ -84,18 +87,31 @@ def _as_date(digits: str) -> date | None:
     return value if 1990 <= value.year <= 2100 else None
 
 
+def _split_date(stem: str) -> tuple[date | None, str]:
+    """The date a name starts with, and the rest of the name after it."""
+    m = _DATE_FIRST.match(stem)
+    if m is not None:
+        found = _as_date(m.group("y") + m.group("m") + m.group("d"))
+        if found is not None:
+            return found, stem[m.end() :]
+    n = _NUMBER.match(stem)
+    if n is not None and _as_date(n.group(1)) is not None:
+        return _as_date(n.group(1)), stem[n.end() :].lstrip("-_ ")
+    return None, stem
+
+
 def number_in_name(name: str) -> str | None:
-    """The record number as written at the start of a file name (``"012"``), or ``None``."""
-    m = _NUMBER.match(PurePath(name).stem)
+    """The record number as written in a file name (``"012"``), after a date it starts with."""
+    _, rest = _split_date(PurePath(name).stem)
+    m = _NUMBER.match(rest)
     if m is None or _as_date(m.group(1)) is not None:
         return None
     return m.group(1)
 
 
 def file_date(name: str) -> date | None:
-    """The date that a log4brains-style name starts with (``20200926-x.md``), if any."""
-    m = _NUMBER.match(PurePath(name).stem)
-    return _as_date(m.group(1)) if m else None
+    """The date a file name starts with (``20200926-x.md``, ``2023-04-26_023-x.md``), if any."""
+    return _split_date(PurePath(name).stem)[0]
 
 
 @dataclass(frozen=True)
