@@ -136,6 +136,42 @@ def test_madr_front_matter(write: WriteFn) -> None:
     )
 
 
+DOCUSAURUS = """---
+slug: 23
+title: |
+  23. Local chain state in chain layer
+authors: [ana, ben]
+tags: [Accepted]
+---
+
+## Status
+Accepted
+
+## Context
+
+We kept one state for everything.
+
+# Decision
+
+Each layer keeps its own state.
+"""
+
+
+def test_docusaurus_block_scalar_title_and_a_level_one_section(write: WriteFn) -> None:
+    record = read_record(write("2023-04-26_023-local-chain-state.md", DOCUSAURUS))
+    assert (record.key, record.number, record.date) == ("team:023", 23, date(2023, 4, 26))
+    assert record.title == "Local chain state in chain layer"
+    assert record.status is AdrStatus.ACCEPTED
+    assert record.decision == "Each layer keeps its own state."
+
+
+def test_front_matter_yaml_refuses_is_read_line_by_line(write: WriteFn) -> None:
+    text = "---\ntitle: Use: colons: everywhere\nstatus: accepted\n---\n\n## Decision\n\nX.\n"
+    record = read_record(write("0003-x.md", text))
+    assert record.title == "Use: colons: everywhere"
+    assert record.status is AdrStatus.ACCEPTED
+
+
 def test_log4brains_bullets_and_date_named_file(write: WriteFn) -> None:
     record = read_record(write("20200926-use-markdown-adrs.md", LOG4BRAINS))
     assert record.format == "log4brains"

@@ -386,3 +386,27 @@ def test_eval_refuses_fewer_than_one_order(cli: Cli, tmp_path: Path) -> None:
     team = _jenkins_then_actions(tmp_path)
     result = cli("eval", str(questions), "--corpus", str(team), "--orders", "0")
     assert result.exit_code == 2 and "orders: 0 is not a positive whole number" in result.stderr
+
+
+def test_eval_links_scores_the_believed_replacements(cli: Cli, tmp_path: Path) -> None:
+    team = _jenkins_then_actions(tmp_path)
+    truth = tmp_path / "truth.json"
+    truth.write_text(
+        json.dumps(
+            [
+                {"key": "team:001", "replaced_by": [{"key": "team:002", "kind": "full"}]},
+                {"key": "team:002", "replaced_by": []},
+            ]
+        )
+    )
+    report = cli.json("eval", "--corpus", str(team), "--links", str(truth))
+    [counts] = report["links"]["corpora"]
+    assert (counts["corpus"], counts["true"]) == ("team", 1)
+    assert counts["found"] == ["team:001 -> team:002 (full)"]
+    table = cli("eval", "--corpus", str(team), "--links", str(truth))
+    assert table.exit_code == 0 and "replacement links" in table.stdout
+
+
+def test_eval_with_nothing_to_score_says_what_it_needs(cli: Cli, tmp_path: Path) -> None:
+    result = cli("eval", "--corpus", str(_jenkins_then_actions(tmp_path)))
+    assert result.exit_code == 2 and "nothing to score" in result.stderr

@@ -13,6 +13,9 @@ import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date as date_type
+
+import yaml
 
 __all__ = [
     "LINK_DEST",
@@ -108,7 +111,39 @@ def mask_code(text: str) -> str:
 
 
 def _parse_front_matter(raw: str) -> FrontMatter:
-    """Flat ``key: value`` pairs and lists; nested maps are ignored (no YAML dependency)."""
+    """Front matter as flat ``key: value`` pairs and lists of strings; nested maps are left out.
+
+    Read as YAML (block scalars such as Docusaurus' ``title: |`` included); front matter that is
+    not valid YAML, which hand-written records have, is read line by line instead.
+    """
+    try:
+        loaded = yaml.safe_load(raw)
+    except yaml.YAMLError:
+        return _parse_front_lines(raw)
+    if not isinstance(loaded, dict):
+        return _parse_front_lines(raw)
+    out: FrontMatter = {}
+    for key, value in loaded.items():
+        if isinstance(value, list):
+            out[str(key).lower()] = [_scalar(v) for v in value if not isinstance(v, dict | list)]
+        elif not isinstance(value, dict):
+            out[str(key).lower()] = _scalar(value)
+    return out
+
+
+def _scalar(value: object) -> str:
+    """A YAML scalar as the text the record wrote: dates in ISO form, ``None`` as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, date_type):
+        return value.isoformat()
+    return " ".join(str(value).split())
+
+
+def _parse_front_lines(raw: str) -> FrontMatter:
+    """Flat ``key: value`` pairs and lists, line by line, for front matter YAML refuses."""
     out: FrontMatter = {}
     last_key: str | None = None
     for line in raw.splitlines():
@@ -170,6 +205,14 @@ def parse_markdown(text: str) -> MarkdownDoc:
     sections = _sections(text, masked)
     title: str | None = None
     title_end = 0
+    fm_title = front.get("title")
+    if isinstance(fm_title, str) and fm_title.strip():
+        # The front matter names the record (Docusaurus, MADR); a level-one heading is then
+        # its title again only when it opens the text, else a section ("# Decision").
+        title = fm_title.strip()
+        if sections and sections[0].level == 1:
+            title_end, sections = sections[0].body_start, sections[1:]
+        return MarkdownDoc(text, front, title, title_end, sections)
     h1 = next((s for s in sections if s.level == 1), None)
     if h1 is not None:
         title, title_end = strip_markdown(h1.heading), h1.body_start
@@ -178,9 +221,6 @@ def parse_markdown(text: str) -> MarkdownDoc:
         setext = _SETEXT_H1.search(masked)
         if setext:
             title, title_end = strip_markdown(setext.group(1)), setext.end()
-    if not title:
-        fm_title = front.get("title")
-        title = fm_title.strip() if isinstance(fm_title, str) and fm_title.strip() else None
     return MarkdownDoc(text, front, title, title_end, sections)
 
 

@@ -1,4 +1,4 @@
-"""ADR commands: ingest folders, ask what stands, correct answers, show what was learnt, eval."""
+"""ADR commands: ingest folders, ask what stands, correct answers, show what was learnt."""
 
 from __future__ import annotations
 
@@ -122,51 +122,7 @@ def learned(ctx: typer.Context) -> None:
         )
 
 
-def eval_(
-    ctx: typer.Context,
-    questions: Annotated[Path, typer.Argument(help="Questions, one JSON object a line.")],
-    corpus: Annotated[list[Path], typer.Option("--corpus", help="ADR folder(s) to ask.")],
-    orders: Annotated[int, typer.Option("--orders", help="Shuffled orders to run.")] = 5,
-    show_misses: Annotated[
-        bool,
-        typer.Option("--misses", help="Also list the questions decisis missed, and its answers."),
-    ] = False,
-) -> None:
-    """Score decisis and baselines on a question set, test-then-train over shuffled orders."""
-    from decisis.evaluation import (
-        evaluate,
-        load_questions,
-        misses,
-        misses_table,
-        summarise,
-        to_json,
-        to_table,
-    )
-
-    state = get_state(ctx)
-    outcomes = evaluate(load_questions(questions), corpus, orders=orders)
-    summaries = summarise(outcomes)
-    systems = ("decisis-static", "decisis")
-    if state.json:
-        extra: dict[str, object] = {"orders": orders, "questions": str(questions)}
-        if show_misses:
-            extra["misses"] = {
-                system: [
-                    {"question": q, "missed": m, "orders": n, "answered": dict(answered)}
-                    for q, m, n, answered in misses(outcomes, system)
-                ]
-                for system in systems
-            }
-        typer.echo(to_json(summaries, **extra))
-    else:
-        typer.echo(to_table(summaries))
-        if show_misses:
-            for system in systems:
-                typer.echo("\n" + misses_table(outcomes, system))
-
-
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     for command in (ingest, ask, correct, learned):
         app.command()(command)
-    app.command(name="eval")(eval_)

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from decisis.cli import adr, copy, demo, ledger, mcp, reads, serve, think, writes
+from decisis.cli import adr, copy, demo, evaluate, ledger, mcp, reads, serve, think, writes
 from decisis.cli.state import State
 from decisis.errors import DecisisError
 
@@ -115,5 +115,5 @@ def _global_options(
     ctx.call_on_close(state.close)
 
 
-for _module in (writes, reads, ledger, demo, adr, copy, think, mcp, serve):
+for _module in (writes, reads, ledger, demo, adr, evaluate, copy, think, mcp, serve):
     _module.register(app)

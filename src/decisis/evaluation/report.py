@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from decisis.evaluation.run import Outcome, Summary, misses
+from decisis.evaluation.links import LinkReport
+from decisis.evaluation.run import Outcome, Summary, misses, summarise
 
-__all__ = ["misses_table", "to_json", "to_table"]
+__all__ = ["group_table", "links_table", "misses_table", "to_json", "to_table"]
 
 _COLUMNS = ("right", "outdated", "wrong", "abstained", "out_of_scope_abstained")
 
@@ -50,3 +51,47 @@ def misses_table(outcomes: Sequence[Outcome], system: str) -> str:
 
 def to_json(summaries: Sequence[Summary], **extra: object) -> str:
     return json.dumps({**extra, "systems": [s.to_dict() for s in summaries]}, indent=2)
+
+
+_GROUP_COLUMNS = ("right", "outdated", "wrong", "out_of_scope_abstained")
+
+
+def group_table(outcomes: Sequence[Outcome], systems: Sequence[str]) -> str:
+    """One row per corpus (group) and system, and a pooled row: the per-corpus table."""
+    groups = list(dict.fromkeys(o.group for o in outcomes))
+    head = ["corpus".ljust(24), "system".ljust(15), "n".rjust(4)]
+    head += [c.replace("out_of_scope_abstained", "oos abstained").ljust(20) for c in _GROUP_COLUMNS]
+    lines = ["  ".join([*head, "tokens", "paraphrase"])]
+    for group in [*groups, "pooled"]:
+        for system in systems:
+            mine = [o for o in outcomes if o.system == system and group in ("pooled", o.group)]
+            if not mine:
+                continue
+            [summary] = summarise(mine)
+            questions = len({(o.group, o.question) for o in mine})
+            row = [group.ljust(24), system.ljust(15), str(questions).rjust(4)]
+            row += [_cell(summary.rates[c]).ljust(20) for c in _GROUP_COLUMNS]
+            rate, n = summary.by_kind.get("paraphrase", (0.0, 0))
+            para = f"{100 * rate:5.1f}%" if n else "-"
+            lines.append("  ".join([*row, f"{summary.median_tokens:6.0f}", para]))
+    return "\n".join(lines)
+
+
+def links_table(report: LinkReport) -> str:
+    """Precision and recall of the believed links per corpus, and what was missed or wrong."""
+    lines = [f"{'corpus'.ljust(24)}  true  believed  precision  recall"]
+    for counts in [*report.corpora, report.pooled]:
+        true = len(counts.found) + len(counts.missed)
+        believed = len(counts.found) + len(counts.false)
+        lines.append(
+            f"{counts.corpus.ljust(24)}  {true:4d}  {believed:8d}  {counts.precision:9.2f}"
+            f"  {counts.recall:6.2f}"
+        )
+    for counts in report.corpora:
+        for link in counts.false:
+            lines.append(
+                f"  believed, not true: {link.old} -> {link.new} ({', '.join(link.rules)})"
+            )
+        for gone in counts.missed:
+            lines.append(f"  missed: {gone.old} -> {gone.new} ({gone.kind}, {gone.where})")
+    return "\n".join(lines)

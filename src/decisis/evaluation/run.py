@@ -19,14 +19,15 @@ from typing import Any
 from decisis.adr.ingest import ingest
 from decisis.errors import InvalidInput
 from decisis.evaluation.questions import Question, Verdict, score
-from decisis.evaluation.stats import bootstrap_interval, median
-from decisis.evaluation.systems import Decisis, FullTextTop, NoGraph, System
+from decisis.evaluation.stats import clustered_interval, median
+from decisis.evaluation.systems import Decisis, FullTextTop, NoGraph, System, VectorTop
 from decisis.graph import Graph
 from decisis.graph import open as open_graph
 
 __all__ = ["SYSTEMS", "Outcome", "Summary", "evaluate", "misses", "summarise"]
 
-SYSTEMS = ("fulltext", "no-graph", "decisis-static", "decisis")
+SYSTEMS = ("fulltext", "vectors", "no-graph", "decisis-static", "decisis")
+Progress = Callable[[int, int], None]  # (questions asked so far, questions to ask)
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Outcome:
     answer: str | None
     verdict: Verdict
     tokens: int
+    group: str = ""  # the corpus (or folder) the question is reported under
 
 
 @dataclass
@@ -72,12 +74,30 @@ def _opener(folder: Path, store: str) -> Callable[[str], Graph]:
     return make
 
 
-def _run(system: System, order: int, questions: Sequence[Question]) -> list[Outcome]:
+@dataclass
+class _Run:
+    """What every system's run shares: each question's group, and the progress to report."""
+
+    group_of: Callable[[Question], str] = lambda q: ""
+    progress: Progress | None = None
+    done: int = 0
+    total: int = 0
+
+    def tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+def _run(system: System, order: int, questions: Sequence[Question], run: _Run) -> list[Outcome]:
     out = []
     for q in questions:
         answer, tokens = system.ask(q.question)
-        out.append(Outcome(system.name, order, q.id, q.kind, answer, score(q, answer), tokens))
+        verdict = score(q, answer)
+        group = run.group_of(q)
+        out.append(Outcome(system.name, order, q.id, q.kind, answer, verdict, tokens, group))
         system.learn(q)
+        run.tick()
     return out
 
 
@@ -89,13 +109,18 @@ def evaluate(
     seed: int = 0,
     store: str = "sqlite",
     systems: Sequence[str] = SYSTEMS,
+    group_of: Callable[[Question], str] | None = None,
+    progress: Progress | None = None,
 ) -> list[Outcome]:
-    """Every outcome of every system over ``orders`` shuffled orders of ``questions``."""
+    """Every outcome of every system over ``orders`` shuffled orders of ``questions``;
+    ``group_of`` names the corpus each question is reported under, ``progress`` is called
+    after every answer with (answers so far, answers in all)."""
     if isinstance(orders, bool) or not isinstance(orders, int) or orders < 1:
         raise InvalidInput("orders", f"{orders!r} is not a positive whole number", ">= 1")
     unknown = [name for name in systems if name not in SYSTEMS]
     if unknown or not systems:
         raise InvalidInput("systems", f"{unknown or 'none'} given", ", ".join(SYSTEMS))
+    run = _Run(group_of or (lambda q: ""), progress, 0, orders * len(systems) * len(questions))
     rng = random.Random(seed)
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="decisis-eval-") as tmp:
@@ -107,7 +132,7 @@ def evaluate(
                 shuffled = list(questions)
                 rng.shuffle(shuffled)
                 for name in systems:
-                    outcomes += _run_system(name, order, shuffled, static, make, corpus)
+                    outcomes += _run_system(name, order, shuffled, static, make, corpus, run)
         finally:
             static.close()
     return outcomes
@@ -120,32 +145,49 @@ def _run_system(
     static: Graph,
     make: Callable[[str], Graph],
     corpus: Sequence[str | os.PathLike[str]],
+    run: _Run,
 ) -> list[Outcome]:
     if name == "fulltext":
-        return _run(FullTextTop(static), order, questions)
+        return _run(FullTextTop(static), order, questions, run)
+    if name == "vectors":
+        return _run(VectorTop(static), order, questions, run)
     if name == "decisis-static":
-        return _run(Decisis(static, learning=False), order, questions)
+        return _run(Decisis(static, learning=False), order, questions, run)
     graph = make(f"{name}-{order}")
     try:
         ingest(graph, *corpus)
         system: System = NoGraph(graph) if name == "no-graph" else Decisis(graph, learning=True)
-        return _run(system, order, questions)
+        return _run(system, order, questions, run)
     finally:
         graph.close()
 
 
+def _by_question(outcomes: Sequence[Outcome], test: Callable[[Outcome], bool]) -> list[list[bool]]:
+    """``test`` of each outcome, grouped by question (over its orders)."""
+    grouped: dict[tuple[str, str], list[bool]] = {}
+    for o in outcomes:
+        grouped.setdefault((o.group, o.question), []).append(test(o))
+    return list(grouped.values())
+
+
+def _is(verdict: str) -> Callable[[Outcome], bool]:
+    return lambda o: o.verdict == verdict
+
+
 def summarise(outcomes: Sequence[Outcome]) -> list[Summary]:
-    """Rates (with 95% bootstrap intervals) and median tokens for each system."""
+    """Rates (with 95% intervals from resampling questions) and median tokens per system."""
     out = []
     for name in dict.fromkeys(o.system for o in outcomes):
         mine = [o for o in outcomes if o.system == name]
         oos = [o for o in mine if o.kind == "out-of-scope"]
         summary = Summary(name, len(mine), median_tokens=median([o.tokens for o in mine]))
         for verdict in ("right", "outdated", "wrong"):
-            summary.rates[verdict] = bootstrap_interval([o.verdict == verdict for o in mine])
-        summary.rates["abstained"] = bootstrap_interval([o.answer is None for o in mine])
-        summary.rates["out_of_scope_abstained"] = bootstrap_interval(
-            [o.answer is None for o in oos]
+            summary.rates[verdict] = clustered_interval(_by_question(mine, _is(verdict)))
+        summary.rates["abstained"] = clustered_interval(
+            _by_question(mine, lambda o: o.answer is None)
+        )
+        summary.rates["out_of_scope_abstained"] = clustered_interval(
+            _by_question(oos, lambda o: o.answer is None)
         )
         for kind in sorted({o.kind for o in mine}):
             of_kind = [o.verdict == "right" for o in mine if o.kind == kind]

@@ -6,7 +6,7 @@ import random
 import statistics
 from collections.abc import Sequence
 
-__all__ = ["bootstrap_interval", "median"]
+__all__ = ["bootstrap_interval", "clustered_interval", "median"]
 
 
 def bootstrap_interval(
@@ -19,6 +19,23 @@ def bootstrap_interval(
     rate = sum(outcomes) / n
     rng = random.Random(seed)
     values = sorted(sum(rng.choices(outcomes, k=n)) / n for _ in range(resamples))
+    return rate, values[int(0.025 * resamples)], values[min(resamples - 1, int(0.975 * resamples))]
+
+
+def clustered_interval(
+    groups: Sequence[Sequence[bool]], *, resamples: int = 2000, seed: int = 7
+) -> tuple[float, float, float]:
+    """The share of true outcomes and its 95% interval, resampling *groups* (one a question,
+    holding its outcomes over every order): the orders of one question are not independent
+    draws, so resampling question x order would make the interval too narrow."""
+    groups = [g for g in groups if g]
+    if not groups:
+        return (0.0, 0.0, 0.0)
+    means = [sum(g) / len(g) for g in groups]
+    n = len(means)
+    rate = sum(sum(g) for g in groups) / sum(len(g) for g in groups)
+    rng = random.Random(seed)
+    values = sorted(sum(rng.choices(means, k=n)) / n for _ in range(resamples))
     return rate, values[int(0.025 * resamples)], values[min(resamples - 1, int(0.975 * resamples))]
 
 

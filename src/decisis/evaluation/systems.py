@@ -6,6 +6,8 @@
     that has everything but the graph of proposed links and their trust.
 (c) ``decisis-static``: decisis with learning off.
 (d) ``decisis``: decisis learning from each correction.
+(e) ``vectors``: the default embedder's closest record by cosine, no graph, never abstaining:
+    plain vector search, as agent memories built on an embedding store answer.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from decisis.adr.answer import ask, decide
 from decisis.adr.corrections import correct
 from decisis.adr.start import QUESTION_MATCH, start_points
 from decisis.adr.tokens import count_tokens
+from decisis.adr.vectors import similarities
 from decisis.adr.view import view_of
 from decisis.evaluation.questions import Question
 from decisis.graph import Graph
@@ -23,7 +26,7 @@ from decisis.model import EdgeType, LinkState
 from decisis.search.fulltext import fulltext_rank
 from decisis.search.terms import TermIndex
 
-__all__ = ["Decisis", "FullTextTop", "NoGraph", "System"]
+__all__ = ["Decisis", "FullTextTop", "NoGraph", "System", "VectorTop"]
 
 
 class System(Protocol):
@@ -49,6 +52,25 @@ class FullTextTop:
             if key is not None:
                 return key, count_tokens(view.text_of(key))
         return None, 0
+
+    def learn(self, question: Question) -> None:
+        return None
+
+
+class VectorTop:
+    name = "vectors"
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def ask(self, text: str) -> tuple[str | None, int]:
+        view = view_of(self.graph)
+        found = similarities(view, text, 1, graph=self.graph)
+        if not found:
+            return None, 0
+        key = max(found, key=lambda k: found[k])
+        node = view.records[key]
+        return key, count_tokens(f"{key} {node.label}: {view.meta(key).get('summary') or ''}")
 
     def learn(self, question: Question) -> None:
         return None

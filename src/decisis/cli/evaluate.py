@@ -1,0 +1,186 @@
+"""``decisis eval``: answer quality on question sets, per corpus, and replacement links
+measured against the true ones."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from decisis.cli.state import get_state
+from decisis.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from decisis.evaluation.links import LinkReport
+    from decisis.evaluation.run import Outcome
+
+__all__ = ["register"]
+
+_SHOWN = ("decisis-static", "decisis")
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield tick
+
+
+def _links(corpus: Sequence[Path], truth: Sequence[Path]) -> LinkReport:
+    from decisis.adr.ingest import ingest
+    from decisis.evaluation.links import believed_links, load_truth, score_links
+    from decisis.graph import open as open_graph
+
+    graph = open_graph("memory://")
+    try:
+        ingest(graph, *corpus)
+        return score_links(believed_links(graph), load_truth(truth))
+    finally:
+        graph.close()
+
+
+def _suite_links(suite_path: Path) -> LinkReport:
+    from decisis.evaluation.links import LinkReport
+    from decisis.evaluation.suite import load_suite
+
+    corpora = []
+    for corpus in load_suite(suite_path).corpora:
+        if corpus.truth:
+            corpora += _links(corpus.records, corpus.truth).corpora
+    return LinkReport(corpora)
+
+
+def _print(
+    outcomes: list[Outcome], links: LinkReport | None, *, by_group: bool, show_misses: bool
+) -> None:
+    from decisis.evaluation import misses_table, summarise, to_table
+    from decisis.evaluation.report import group_table, links_table
+
+    if outcomes:
+        typer.echo(to_table(summarise(outcomes)))
+        if by_group:
+            shown = [s for s in _SHOWN if any(o.system == s for o in outcomes)]
+            typer.echo("\nper corpus\n" + group_table(outcomes, shown))
+        if show_misses:
+            for system in _SHOWN:
+                typer.echo("\n" + misses_table(outcomes, system))
+    if links is not None:
+        typer.echo(("\n" if outcomes else "") + "replacement links\n" + links_table(links))
+
+
+def _as_json(
+    outcomes: list[Outcome], links: LinkReport | None, show_misses: bool, **extra: object
+) -> str:
+    import json
+
+    from decisis.evaluation import misses, summarise
+
+    groups = list(dict.fromkeys(o.group for o in outcomes if o.group))
+    out: dict[str, object] = dict(extra)
+    out["systems"] = [s.to_dict() for s in summarise(outcomes)]
+    if groups:
+        out["corpora"] = {
+            group: [s.to_dict() for s in summarise([o for o in outcomes if o.group == group])]
+            for group in groups
+        }
+    if show_misses:
+        out["misses"] = {
+            system: [
+                {"question": q, "missed": m, "orders": n, "answered": dict(answered)}
+                for q, m, n, answered in misses(outcomes, system)
+            ]
+            for system in _SHOWN
+        }
+    if links is not None:
+        out["links"] = links.to_dict()
+    return json.dumps(out, indent=2)
+
+
+def eval_(
+    ctx: typer.Context,
+    questions: Annotated[
+        Path | None, typer.Argument(help="Questions, one JSON object a line (or use --suite).")
+    ] = None,
+    corpus: Annotated[
+        list[Path] | None, typer.Option("--corpus", help="ADR folder(s) to ask.")
+    ] = None,
+    suite: Annotated[
+        Path | None,
+        typer.Option("--suite", help="A TOML suite of corpora, questions and truth files."),
+    ] = None,
+    links: Annotated[
+        list[Path] | None,
+        typer.Option("--links", help="truth.json file(s): score the believed replacements."),
+    ] = None,
+    orders: Annotated[int, typer.Option("--orders", help="Shuffled orders to run.")] = 5,
+    systems: Annotated[
+        str | None,
+        typer.Option("--systems", help="Comma-separated systems to score (default: all)."),
+    ] = None,
+    show_misses: Annotated[
+        bool,
+        typer.Option("--misses", help="Also list the questions decisis missed, and its answers."),
+    ] = False,
+) -> None:
+    """Score decisis and baselines on question sets, test-then-train over shuffled orders;
+    with --suite, per corpus, with the replacement links of every truth file."""
+    from decisis.evaluation import evaluate, load_questions
+    from decisis.evaluation.run import SYSTEMS
+    from decisis.evaluation.suite import load_suite, run_suite
+
+    state = get_state(ctx)
+    chosen = tuple(s.strip() for s in systems.split(",") if s.strip()) if systems else SYSTEMS
+    if suite is None and not corpus:
+        raise InvalidInput("corpus", "no --corpus or --suite given", "ADR folders, or a suite")
+    if suite is None and questions is None and not links:
+        raise InvalidInput("questions", "nothing to score", "a question file, --links or --suite")
+    outcomes: list[Outcome] = []
+    link_report: LinkReport | None = None
+    with _progress("asking") as tick:
+        if suite is not None:
+            outcomes = run_suite(load_suite(suite), orders=orders, systems=chosen, progress=tick)
+            link_report = _suite_links(suite)
+        else:
+            folders = corpus or []
+            if questions is not None:
+                outcomes = evaluate(
+                    load_questions(questions),
+                    folders,
+                    orders=orders,
+                    systems=chosen,
+                    progress=tick,
+                )
+            if links:
+                link_report = _links(folders, links)
+    if state.json:
+        source = str(suite if suite is not None else questions)
+        typer.echo(_as_json(outcomes, link_report, show_misses, orders=orders, questions=source))
+    else:
+        _print(outcomes, link_report, by_group=suite is not None, show_misses=show_misses)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``eval`` to ``app``."""
+    app.command(name="eval")(eval_)
