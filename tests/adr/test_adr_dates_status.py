@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from decisis.adr import AdrStatus, read_record
+from decisis.adr import AdrStatus, read_folder, read_record
 from decisis.adr.dates import find_date, parse_date
 from decisis.adr.status import normalise_status
 
@@ -138,3 +138,52 @@ def test_narrative_in_the_status_section_is_not_status(write: WriteFn) -> None:
     record = read_record(write("008-thing.md", text))
     assert (record.status, record.status_text) == (AdrStatus.ACCEPTED, "\u2705 Accepted")
     assert record.status_date is None
+
+
+@pytest.mark.parametrize(
+    ("title", "banner", "status", "clean"),
+    [
+        (
+            "004 — OUTDATED Use DynamoDB",
+            "This ADR was superceded by [ADR 7](007-x.md).",
+            "superseded",
+            "Use DynamoDB",
+        ),
+        ("(Deprecated) Use DynamoDB", "We store data in DynamoDB.", "deprecated", "Use DynamoDB"),
+        (
+            "Deprecated APIs are removed",
+            "We remove deprecated APIs after a year.",
+            "unknown",
+            "Deprecated APIs are removed",
+        ),
+    ],
+)
+def test_title_marks_and_banners_say_the_record_no_longer_holds(
+    write: WriteFn, title: str, banner: str, status: str, clean: str
+) -> None:
+    write("007-x.md", "# 7. X\n\n## Decision\n\nX.\n")
+    record = read_record(write("004-y.md", f"# {title}\n\n{banner}\n\n## Chosen Decision\n\nY.\n"))
+    assert (record.status.value, record.title) == (status, clean)
+    if status == "superseded":
+        [link] = record.links
+        assert (link.target_key, link.kind, link.role) == ("team:007", "status", "successor")
+
+
+def test_a_banner_heading_names_the_successor(write: WriteFn) -> None:
+    write("028-new.md", "# New\n\n## Decision\n\nNew.\n")
+    text = "# OUTDATED Old\n\n## This ADR has been superseded by [028-new](028-new.md)\n\nOld.\n"
+    record = read_record(write("005-old.md", text))
+    assert record.status is AdrStatus.SUPERSEDED
+    assert [(x.target_key, x.kind, x.role) for x in record.links] == [
+        ("team:028", "status", "successor")
+    ]
+
+
+def test_a_folder_writing_month_first_is_read_month_first(write: WriteFn, team: Path) -> None:
+    body = "# {n}. R\n\n- Status: Decided\n- Date: {d}\n\n## Decision\n\nX.\n"
+    write("001-a.md", body.format(n=1, d="5/23/2023"))
+    write("002-b.md", body.format(n=2, d="07/05/2024"))
+    dates = {r.key: r.date for r in read_folder(team).records}
+    assert dates == {"team:001": date(2023, 5, 23), "team:002": date(2024, 7, 5)}
+    write("003-c.md", body.format(n=3, d="23/05/2023"))  # now the folder disagrees: day first
+    assert read_folder(team).by_key()["team:002"].date == date(2024, 5, 7)

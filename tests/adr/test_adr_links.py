@@ -178,3 +178,56 @@ def test_a_record_moved_to_is_a_destination_not_a_predecessor(
 def test_a_record_migrated_away_from_stays_a_predecessor(write: WriteFn) -> None:
     (link,) = _links(write, "We are migrating away from [ADR-021](021-keep-one-cluster.md).")
     assert link.role == "predecessor"
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "[ADR 21](/adr/21)",  # Docusaurus: a site path ending in the number
+        "[the old one](./021-keep-one-cluster)",  # the file's name without its suffix
+        "021-keep-one-cluster",  # the file's stem written in the text
+    ],
+)
+def test_references_without_a_markdown_suffix(write: WriteFn, reference: str) -> None:
+    [link] = _links(write, f"This supersedes {reference}.")
+    assert (link.target_key, link.role, link.stated) == ("team:021", "predecessor", True)
+
+
+def test_a_padded_number_alone_is_a_reference_when_the_folder_pads_so(write: WriteFn) -> None:
+    [link] = _links(write, "This ADR replaces our decision to use one cluster in 021.")
+    assert (link.target_key, link.role, link.stated) == ("team:021", "predecessor", True)
+    assert _links(write, "We waited 0.021 seconds and 21 days.") == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "role", "stated"),
+    [
+        ("This ADR overrides our previous decision from [ADR 21](/adr/21).", "predecessor", True),
+        (
+            "We supersede [ADR 10](/adr/10) and [ADR 21](/adr/21) with this ADR.",
+            "predecessor",
+            True,
+        ),
+        ("We are migrating away from [ADR 21](/adr/21).", "predecessor", False),
+        ("This does not directly supersede [ADR 21](/adr/21).", None, False),
+        ("See [ADR 21](/adr/21) for the background.", None, False),
+    ],
+)
+def test_roles_and_replacements_said_outright(
+    write: WriteFn, sentence: str, role: str | None, stated: bool
+) -> None:
+    write("010-other.md", OLD.replace("21. Keep one cluster", "10. Other"))
+    links = {link.target_key: link for link in _links(write, sentence)}
+    assert (links["team:021"].role, links["team:021"].stated) == (role, stated)
+    assert "supersede" not in links["team:021"].verbs or stated
+
+
+def test_a_status_line_naming_two_successors(write: WriteFn) -> None:
+    write("010-other.md", OLD.replace("21. Keep one cluster", "10. Other"))
+    links = _links(
+        write, "One cluster.", status="Superseded by [ADR 10](/adr/10) and [ADR 21](/adr/21)"
+    )
+    assert [(x.target_key, x.role) for x in links] == [
+        ("team:010", "successor"),
+        ("team:021", "successor"),
+    ]

@@ -10,6 +10,7 @@ import pytest
 
 from decisis.adr import read_folder
 from decisis.adr.rules import propose_links
+from decisis.model import LinkState
 
 WriteFn = Callable[[str, str | bytes], Path]
 
@@ -338,8 +339,25 @@ def test_a_record_citing_one_it_replaces_in_part_links_to_that_part(
     write: WriteFn, team: Path, sentence: str, partial: bool
 ) -> None:
     """ "In part supersedes 0003": the older record's other decisions still stand, so the
-    link speaks only for questions about the part (``decisis.adr.walk``)."""
+    link speaks only for questions about the part (``decisis.adr.walk``). Said outright, the
+    replacement is stated, not a candidate."""
     write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
     write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
-    proposals = [p for p in propose_links(read_folder(team).records) if p.rule == "cites-replaced"]
-    assert [(p.old, p.new, p.partial) for p in proposals] == [("team:001", "team:002", partial)]
+    proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
+    assert [(p.old, p.new, p.partial, p.rule, p.state) for p in proposals] == [
+        ("team:001", "team:002", partial, "stated-in-text", LinkState.STATED)
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "While this does not directly supersede [ADR 1](001-network.md), it prepares for it.",
+        "This is not a replacement for [ADR 1](001-network.md).",
+    ],
+)
+def test_a_denied_replacement_proposes_nothing(write: WriteFn, team: Path, sentence: str) -> None:
+    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
+    proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
+    assert proposals == []

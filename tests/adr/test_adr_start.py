@@ -72,7 +72,7 @@ def test_a_correction_credits_the_stated_link_not_rules_beside_it(tmp_path: Path
     (team / "002-build-releases-on-actions.md").write_text(
         "# 2. Build releases on GitHub Actions\n\nDate: 2023-05-01\n\n## Status\n\nAccepted\n\n"
         "## Decision\n\nRelease builds run on GitHub Actions; release artefacts are signed "
-        "there. This replaces [the Jenkins server](001-use-jenkins.md).\n",
+        "there. We are migrating away from [the Jenkins server](001-use-jenkins.md).\n",
         encoding="utf-8",
     )
     with decisis.open("memory://") as g:

@@ -344,14 +344,14 @@ def test_learned_shows_partial_links_and_what_a_link_replaced(cli: Cli, tmp_path
         (team / name).write_text(f"{head}## Decision\n\n{decision}\n", encoding="utf-8")
     assert cli("ingest", str(team)).exit_code == 0
     lines = cli("learned").stdout.splitlines()
-    assert any(x.startswith("team:001 -> team:002 (in part)  cites-replaced") for x in lines), lines
+    assert any(x.startswith("team:001 -> team:002 (in part)  stated-in-text") for x in lines), lines
     assert any(
         x.startswith("team:003 -> team:004  names-replaced") and x.endswith("replaces: Jenkins")
         for x in lines
     ), lines
     links = {(x["old"], x["new"], x["rule"]): x for x in cli.json("learned")["links"]}
     assert links[("team:003", "team:004", "names-replaced")]["named"] == ["jenkin"]
-    assert links[("team:001", "team:002", "cites-replaced")]["partial"] is True
+    assert links[("team:001", "team:002", "stated-in-text")]["partial"] is True
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """Dates in the forms teams really write in ADRs.
 
 ``2019-06-01``, ``2019/06/01``, ``01/06/2019`` and ``10/04/18`` (day first, as in the UK;
-month first only when day first is impossible), ``1st June 2019``, ``June 1, 2019``,
+month first only when day first is impossible, or when the caller knows the team writes
+month first: see :func:`numeric_order`), ``1st June 2019``, ``June 1, 2019``,
 ``June 2020`` and ``2020-06`` (the first of the month), ``Q2 2022`` and ``2022-Q2`` (the
 first day of the quarter), and an ISO timestamp (its date). A month-only date becomes the
 first of that month: ordering records is what the date is for, and a month (or a quarter)
@@ -14,7 +15,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-__all__ = ["find_date", "parse_date"]
+__all__ = ["find_date", "numeric_order", "parse_date"]
 
 _MONTHS = {
     "jan": 1,
@@ -87,6 +88,26 @@ def _numeric(m: re.Match[str]) -> date | None:
     return _safe(year, second, first) or _safe(year, first, second)
 
 
+def _numeric_month_first(m: re.Match[str]) -> date | None:
+    year = _full_year(m["y"])
+    first, second = int(m["a"]), int(m["b"])
+    return _safe(year, first, second) or _safe(year, second, first)
+
+
+def numeric_order(text: str) -> str | None:
+    """``"month-first"`` for a numeric date only month first can read (``5/23/2023``),
+    ``"day-first"`` for one only day first can read (``23/05/2023``), else ``None``."""
+    m = _NUMERIC.search(text)
+    if m is None or _ISO.search(text):
+        return None
+    first, second = int(m["a"]), int(m["b"])
+    if first <= 12 < second <= 31:
+        return "month-first"
+    if second <= 12 < first <= 31:
+        return "day-first"
+    return None
+
+
 def _day_month_year(m: re.Match[str]) -> date | None:
     return _safe(int(m["y"]), _month(m["month"]), int(m["d"]))
 
@@ -111,14 +132,18 @@ _PATTERNS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], date | None]],
 )
 
 
-def find_date(text: str) -> date | None:
+def find_date(text: str, *, month_first: bool = False) -> date | None:
     """The first date written anywhere in ``text`` (a status line, a sentence), or ``None``.
 
     Among patterns matching at the same place the longest wins, so ``1st June 2019``
-    is read whole rather than as ``June 2019``.
+    is read whole rather than as ``June 2019``. ``month_first`` reads ``07/05/2024`` as
+    5 July.
     """
     best: tuple[int, int, date] | None = None
-    for pattern, build in _PATTERNS:
+    patterns = _PATTERNS
+    if month_first:
+        patterns = tuple((p, _numeric_month_first if p is _NUMERIC else b) for p, b in patterns)
+    for pattern, build in patterns:
         for m in pattern.finditer(text):
             value = build(m)
             if value is None:
@@ -130,9 +155,9 @@ def find_date(text: str) -> date | None:
     return best[2] if best else None
 
 
-def parse_date(text: str) -> date | None:
+def parse_date(text: str, *, month_first: bool = False) -> date | None:
     """Read the value of a ``Date:`` field: any form :func:`find_date` knows, or a bare year."""
-    found = find_date(text)
+    found = find_date(text, month_first=month_first)
     if found is not None:
         return found
     year = _YEAR_ONLY.match(text)

@@ -32,11 +32,14 @@ from decisis.errors import InvalidInput
 __all__ = [
     "CONTEXT_HEADINGS",
     "DECISION_HEADINGS",
+    "TITLE_MARK",
     "AdrFormat",
     "Fields",
+    "banner",
     "choose_format",
     "context_text",
     "date_field",
+    "date_field_text",
     "decision_text",
     "field_line",
     "formats",
@@ -44,6 +47,7 @@ __all__ = [
     "register",
     "status_field",
     "status_section",
+    "title_mark",
     "unregister",
 ]
 
@@ -137,6 +141,7 @@ class Fields:
     date: date | None = None
     decision: str = ""
     context: str = ""
+    date_text: str = ""  # the date as written, for a folder to settle month-first dates
 
 
 DetectFn = Callable[[MarkdownDoc], bool]
@@ -198,7 +203,9 @@ def _field_pattern(name: str, colon: bool) -> re.Pattern[str]:
 
 
 _STATUS_FIELD = _field_pattern("status", colon=True)
-_DATE_FIELD = _field_pattern(r"(?:decision[ \t]+)?date(?:[ \t]+of[ \t]+decision)?", colon=False)
+_DATE_FIELD = _field_pattern(
+    r"(?:(?:decision[ \t]+)?date(?:[ \t]+of[ \t]+decision)?|created|drafted|decided)", colon=False
+)
 
 
 def field_line(doc: MarkdownDoc, pattern: re.Pattern[str]) -> tuple[str, tuple[int, int]] | None:
@@ -236,20 +243,26 @@ def _front(doc: MarkdownDoc, key: str) -> str:
     return value or ""
 
 
-def date_field(doc: MarkdownDoc) -> date | None:
-    """The record's date: front matter ``date:``, else a ``Date:`` line under the title or
-    in the Status section (``Date 09/04/2018`` without a colon counts when it reads as a date)."""
-    found = parse_date(_front(doc, "date")) if _front(doc, "date") else None
-    if found is not None:
-        return found
+def date_field_text(doc: MarkdownDoc) -> str:
+    """The value of the record's date as written: front matter ``date:``, else a ``Date:``
+    line under the title or in the Status section (``Date 09/04/2018`` without a colon counts
+    when it reads as a date); empty when there is none."""
+    written = _front(doc, "date")
+    if written and parse_date(written) is not None:
+        return written
     regions = [(doc.title_end, doc.sections[0].start if doc.sections else len(doc.text))]
     regions += [(s.body_start, s.end) for s in doc.sections if heading_key(s.heading) == "status"]
     for start, end in regions:
         for m in _DATE_FIELD.finditer(doc.text, start, end):
-            value = parse_date(m.group("value"))
-            if value is not None:
-                return value
-    return None
+            if parse_date(m.group("value")) is not None:
+                return str(m.group("value"))
+    return ""
+
+
+def date_field(doc: MarkdownDoc) -> date | None:
+    """The record's date (see :func:`date_field_text`), or ``None``."""
+    written = date_field_text(doc)
+    return parse_date(written) if written else None
 
 
 def _without(doc: MarkdownDoc, section: Section, drop: frozenset[str]) -> str:
@@ -317,11 +330,58 @@ def _from_field(doc: MarkdownDoc) -> tuple[str, tuple[tuple[int, int], ...]] | N
     return (found[0], (found[1],)) if found else None
 
 
+# A mark in front of the title that the record no longer holds: "OUTDATED Use DynamoDB",
+# "[Superseded] Use X", "Deprecated: Use Y". A capitalised word alone ("Deprecated APIs are
+# removed") is a title, not a mark.
+TITLE_MARK = re.compile(
+    r"^\s*(?:(?P<upper>OUTDATED|DEPRECATED|SUPERSEDED|SUPERCEDED|OBSOLETE|ARCHIVED|REJECTED)\b"
+    r"|[\[(](?P<bracketed>outdated|deprecated|superseded|superceded|obsolete|archived|rejected)"
+    r"[\])]|(?P<colon>outdated|deprecated|superseded|superceded|obsolete|archived|rejected):)"
+    r"[\s:\-\u2013\u2014]*",
+    re.IGNORECASE,
+)
+# A banner right under the title saying the record no longer holds: "This ADR has been
+# superseded by [028](…)", "This document is now outdated.", "Superseded by ADR 7".
+_BANNER = re.compile(
+    r"^(?:(?:note|warning|important)\s*:?\s*)?(?:(?:this|the)\s+(?:adr|record|decision|document"
+    r"|decision record)\b[^.]{0,40}?\b(?:is|was|has\s+been|have\s+been)\s+(?:now\s+)?"
+    r"(?:superseded|superceded|replaced|deprecated|outdated|obsolete|retired|rejected"
+    r"|withdrawn|overridden)|(?:superseded|superceded|replaced|deprecated)\s+by\b)",
+    re.IGNORECASE,
+)
+_BANNER_BLOCKS = 2  # the banner is the first or second thing under the title
+
+
+def title_mark(title: str | None) -> str | None:
+    """The word a title is marked with (``"outdated"``), or ``None``."""
+    m = TITLE_MARK.match(title or "")
+    if m is None or (m.group("upper") and not m.group("upper").isupper()):
+        return None
+    return next(g for g in m.groups() if g).lower()
+
+
+def banner(doc: MarkdownDoc) -> tuple[str, tuple[tuple[int, int], ...]] | None:
+    """A banner under the title (a heading or a paragraph) saying the record no longer holds,
+    else a mark in front of the title; with the banner's span when it is a paragraph."""
+    from decisis.adr.markdown import blocks, strip_markdown
+
+    heads = [(s.start, s.body_start, True) for s in doc.sections]
+    parts = [(s, e, False) for s, e in blocks(doc.text, 0) if s >= doc.title_end]
+    for start, end, is_heading in sorted(heads + parts)[:_BANNER_BLOCKS]:
+        raw = doc.text[start:end].strip()
+        plain = strip_markdown(raw.lstrip("#").lstrip(">").strip())
+        if _BANNER.match(plain):
+            return (raw.lstrip("#").strip(), ()) if is_heading else (raw, ((start, end),))
+    mark = title_mark(doc.title)
+    return (mark, ()) if mark else None
+
+
 def parse_fields(doc: MarkdownDoc, status_sources: tuple[_StatusSource, ...]) -> Fields:
-    """The fields of ``doc``, with the status taken from the first source that has one."""
+    """The fields of ``doc``, with the status taken from the first source that has one: a
+    banner or title mark saying the record no longer holds first, the latest word on it."""
     status_text = ""
     spans: tuple[tuple[int, int], ...] = ()
-    for source in status_sources:
+    for source in (banner, *status_sources):
         found = source(doc)
         if found is not None and found[0].strip():
             status_text, spans = found
@@ -331,6 +391,7 @@ def parse_fields(doc: MarkdownDoc, status_sources: tuple[_StatusSource, ...]) ->
         status_text=status_text,
         status_spans=spans,
         date=date_field(doc),
+        date_text=date_field_text(doc),
         decision=decision_text(doc),
         context=context_text(doc),
     )

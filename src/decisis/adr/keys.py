@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import PurePath
 
@@ -137,9 +137,16 @@ class FolderIndex:
     keys: dict[str, FileKey]
     by_name: dict[str, str]
     by_number: dict[int, str]
+    by_stem: dict[str, str] = field(default_factory=dict)
+    keys_by_key: dict[str, FileKey] = field(default_factory=dict)
+    padding: int = 0  # the digits every numbered file name is written with, when they agree
 
     def key_for_name(self, name: str) -> str | None:
         return self.by_name.get(name.lower())
+
+    def key_for_stem(self, stem: str) -> str | None:
+        """The record whose file name is ``stem`` with a Markdown suffix."""
+        return self.by_stem.get(stem.lower())
 
     def key_for_number(self, number: int) -> str | None:
         return self.by_number.get(number)
@@ -150,6 +157,8 @@ def build_index(folder: str, names: Iterable[str]) -> FolderIndex:
     keys: dict[str, FileKey] = {}
     by_name: dict[str, str] = {}
     by_number: dict[int, str] = {}
+    by_stem: dict[str, str] = {}
+    widths: set[int] = set()
     taken: set[str] = set()
     for name in sorted(n for n in names if is_candidate_name(n)):
         fk = file_key(folder, name)
@@ -162,6 +171,11 @@ def build_index(folder: str, names: Iterable[str]) -> FolderIndex:
         taken.add(fk.key)
         keys[name] = fk
         by_name[name.lower()] = fk.key
+        by_stem.setdefault(PurePath(name).stem.lower(), fk.key)
         if fk.number is not None:
             by_number.setdefault(fk.number, fk.key)
-    return FolderIndex(folder, keys, by_name, by_number)
+            digits = number_in_name(name) or ""
+            widths.add(len(digits))
+    padding = widths.pop() if len(widths) == 1 else 0
+    by_key = {fk.key: fk for fk in keys.values()}
+    return FolderIndex(folder, keys, by_name, by_number, by_stem, by_key, padding)

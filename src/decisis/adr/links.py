@@ -59,6 +59,7 @@ VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("switch", r"\bswitch(?:es|ed|ing)?\b"),
         ("revert", r"\brevert\w*"),
         ("no longer", r"\bno\s+longer\b"),
+        ("override", r"\boverrid\w*|\boverrode\b|\boverturn\w*"),
     )
 )
 
@@ -67,15 +68,33 @@ _PASSIVE = (
     r"|updated|extended)"
 )
 _ACTIVE = (
-    r"(?:supersedes?|supercedes?|replaces?|amends?|deprecates?|obsoletes?|overrides?|revises?)"
+    r"(?:supersedes?|supercedes?|replaces?|amends?|deprecates?|obsoletes?|overrides?|revises?"
+    r"|overturns?)"
 )
+# What an active verb may take before the record it names: "overrides our previous decision
+# from [ADR 004]", "replaces our decision to use pa11y-ci in 005", "supersedes the approach
+# of ADR 3", "supersede [ADR 17] and [ADR 27] decisions".
+_OBJECT = (
+    r"(?:\s+(?:our|the|a|an|its|their|this|that)){0,1}(?:\s+(?:previous|earlier|prior|original"
+    r"|old|older|existing|former|initial))?\s+(?:decisions?|choices?|approach(?:es)?|records?|adrs?)"
+    r"\b[^.;:!?]{0,60}?\b(?:from|in|of|by|made\s+in|taken\s+in|recorded\s+in|described\s+in"
+    r"|documented\s+in|set\s+out\s+in)"
+)
+_NEGATED = re.compile(
+    r"\b(?:not|n't|never|nor|without)\s+(?:\w+\s+){0,2}$|\bnot\s+a\s+$", re.IGNORECASE
+)
+_COORDINATED = re.compile(r"^\W*(?:,|and|or|&|as\s+well\s+as|plus)?\W*$", re.IGNORECASE)
 _PARTLY = r"(?:\s+(?:in\s+part|partly|partially|fully))?"
-_WHEN = r"(?:\s+(?:on|in|as\s+of|from)\s+[\w ,]{1,30}?)?"  # "superseded on 1st June 2020 by"
+# "superseded on 1st June 2020 by", "Superseded (as never implemented) by"
+_WHEN = r"(?:\s+(?:on|in|as\s+of|from)\s+[\w ,]{1,30}?|\s*\([^()\n]{1,40}\))?"
 _SUCCESSOR_BEFORE = re.compile(rf"\b{_PASSIVE}{_PARTLY}{_WHEN}\s+by\W*$", re.IGNORECASE)
 _SUCCESSOR_BEFORE_STATUS = re.compile(rf"\b{_PASSIVE}{_PARTLY}(?:\s+by)?\W*$", re.IGNORECASE)
 _PREDECESSOR_BEFORE = re.compile(
-    rf"(?:\b{_ACTIVE}{_PARTLY}|\binstead\s+of|\bmigrat\w+\s+(?:away\s+)?from)\W*$", re.IGNORECASE
+    rf"(?:\b{_ACTIVE}{_PARTLY}(?:{_OBJECT})?|\binstead\s+of|\bmigrat\w+\s+(?:away\s+)?from)\W*$",
+    re.IGNORECASE,
 )
+# The replacements said outright, among the roles above: no "instead of", no "migrating from".
+_STATED_PREDECESSOR = re.compile(rf"\b{_ACTIVE}{_PARTLY}(?:{_OBJECT})?\W*$", re.IGNORECASE)
 _TO = (
     r"\b(?:migrat\w*|mov(?:e|es|ed|ing)|switch\w*|transition\w*|upgrad\w*)\s+(?:over\s+)?"
     r"(?:on)?to\b"
@@ -97,8 +116,14 @@ _AUTOLINK = re.compile(r"<((?:https?://)[^>\s]+)>")
 _BARE_URL = re.compile(r"\bhttps?://[^\s<>()\[\]\"'`]+[^\s<>()\[\]\"'`.,;:!?*_]")
 _BARE_FILE = re.compile(r"(?<![\w/.\-])((?:adr[-_])?\d{1,5}-[\w.\-]*?\.(?:md|markdown))\b", re.I)
 _WRITTEN = re.compile(r"\bADR(?:[-_ ]?#?|\s#)0*(\d{1,5})\b", re.IGNORECASE)
+# A file's name without its suffix, written in the text ("supersedes 005-frontend-a11y-toolset").
+_BARE_STEM = re.compile(
+    r"(?<![\w/.\-])((?:adr[-_])?\d{1,5}-[a-z0-9][\w\-]*[a-z0-9])(?![\w\-]|\.\w)", re.I
+)
+# A number with the folder's zero padding, written alone ("our decision to use pa11y-ci in 005").
+_PADDED = re.compile(r"(?<![\w.,/#\-])(0\d{1,4})(?![\w\-]|[.,]\d)")
 _WRITTEN_DECISION = re.compile(r"\b(?:Decision|[Dd]ecision\s+record)\s+#?0*(\d{1,5})\b")
-_MAYBE_REF = re.compile(r"\[|https?:|\.md|\.markdown|adr|decision", re.IGNORECASE)
+_MAYBE_REF = re.compile(r"\[|https?:|\.md|\.markdown|adr|decision|\d-|\b0\d", re.IGNORECASE)
 _CONTEXT_LIMIT = 400
 # Real records cite a handful of others; past this many references a file is generated or
 # hostile, and reading on would only slow ingest down.
@@ -116,21 +141,41 @@ class _Ref:
 
 
 def find_verbs(text: str) -> tuple[str, ...]:
-    """The canonical replacement verbs that ``text`` uses, in ``VERBS`` order."""
-    return tuple(name for name, pattern in VERBS if pattern.search(text))
+    """The canonical replacement verbs that ``text`` uses, in ``VERBS`` order; a verb
+    denied ("does not directly supersede", "is not replacing") is not used."""
+    return tuple(
+        name
+        for name, pattern in VERBS
+        if any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text))
+    )
 
 
 def _resolve_path(target: str, index: FolderIndex) -> tuple[str | None, int | None] | None:
-    """Key and number of a link target, or ``None`` when it names no record file."""
+    """Key and number of a link target, or ``None`` when it names no record file.
+
+    A target in this site without a Markdown suffix counts when it names a record all
+    the same: a file of the folder by its stem (``./024-remove-protobufs``) or, in a
+    site's own paths, a number as the last part (Docusaurus' ``/adr/18``).
+    """
     parts = urlsplit(target)
     path = unquote(parts.path)
     name = path.rstrip("/").rsplit("/", 1)[-1]
-    if not name or not any(name.lower().endswith(s) for s in MARKDOWN_SUFFIXES):
+    local = not parts.scheme and not parts.netloc
+    if not name:
+        return None
+    if not any(name.lower().endswith(s) for s in MARKDOWN_SUFFIXES):
+        if not local or "." in name:
+            return None
+        key = index.key_for_stem(name)
+        if key is not None:
+            return key, index.keys_by_key[key].number
+        if name.isdigit() and len(name) <= 5:
+            return index.key_for_number(int(name)), int(name)
         return None
     digits = number_in_name(name)
     number = int(digits) if digits is not None else None
     key = index.key_for_name(name)
-    same_folder = not parts.scheme and not parts.netloc and "/" not in path.removeprefix("./")
+    same_folder = local and "/" not in path.removeprefix("./")
     if key is None and same_folder and number is not None:
         key = index.key_for_number(number)
     if key is None and number is None:
@@ -182,24 +227,47 @@ def _block_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> list[_
         reach = max(reach, ref.end)
     masked = _blank(masked, ((r.start, r.end) for r in refs))
     masked = _INLINE_LINK.sub(_spaces, masked)  # links to non-records: their text is no reference
+    for m in _BARE_STEM.finditer(masked):
+        key = index.key_for_stem(m.group(1))
+        if key is not None:
+            refs.append(_Ref(m.start(), m.end(), m.group(1), key, index.keys_by_key[key].number))
+    masked = _blank(masked, ((r.start, r.end) for r in sorted(refs, key=lambda r: r.start)))
     for pattern in (_WRITTEN, _WRITTEN_DECISION):
         for m in pattern.finditer(masked):
             number = int(m.group(1))
             refs.append(_Ref(m.start(), m.end(), m.group(0), index.key_for_number(number), number))
+    if index.padding > 1:
+        masked = _blank(masked, ((r.start, r.end) for r in sorted(refs, key=lambda r: r.start)))
+        for m in _PADDED.finditer(masked):
+            if len(m.group(1)) == index.padding:
+                number = int(m.group(1))
+                key = index.key_for_number(number)
+                if key is not None:
+                    refs.append(_Ref(m.start(), m.end(), m.group(1), key, number))
     return sorted(refs, key=lambda r: r.start)
 
 
-def _role(before: str, after: str, kind: LinkKind, label: str = "") -> LinkRole | None:
+def _role(before: str, after: str, kind: LinkKind, label: str = "") -> tuple[LinkRole | None, bool]:
+    """Which way the sentence points at a reference, and whether it says so outright."""
     before, after = strip_markdown(before + " x")[:-1], strip_markdown("x " + after)[1:]
     if _SUCCESSOR_BEFORE.search(before):
-        return "successor"
+        return "successor", not _negated(before, _SUCCESSOR_BEFORE)
     if kind == "status" and _SUCCESSOR_BEFORE_STATUS.search(before):
-        return "successor"
-    if _PREDECESSOR_BEFORE.search(before) or _PREDECESSOR_AFTER.search(after):
-        return "predecessor"
+        return "successor", True
+    predecessor = _PREDECESSOR_BEFORE.search(before)
+    if predecessor or _PREDECESSOR_AFTER.search(after):
+        if predecessor and _NEGATED.search(before[: predecessor.start()]):
+            return None, False  # "this does not directly supersede [ADR23]"
+        stated = bool(_STATED_PREDECESSOR.search(before)) or bool(_PREDECESSOR_AFTER.search(after))
+        return "predecessor", stated
     if _DESTINATION_BEFORE.search(before) or _DESTINATION_LABEL.search(strip_markdown(label)):
-        return "destination"
-    return None
+        return "destination", False
+    return None, False
+
+
+def _negated(before: str, pattern: re.Pattern[str]) -> bool:
+    m = pattern.search(before)
+    return m is not None and bool(_NEGATED.search(before[: m.start()]))
 
 
 def _section_name(doc: MarkdownDoc, pos: int) -> str:
@@ -254,6 +322,16 @@ def _blocks_of(
         yield _Block(doc.text[start:end], masked[start:end], kind, start)
 
 
+def _follows_in_a_list(
+    text: str, last: tuple[int, LinkRole | None, bool, str] | None, start: int, context: str
+) -> bool:
+    """Whether a reference follows the previous one of its sentence with only "and", "or" or a
+    comma between them, so that it shares the previous one's role."""
+    if last is None or last[1] is None or last[3] != context:
+        return False
+    return bool(_COORDINATED.match(strip_markdown(text[last[0] : start] + " x")[:-1]))
+
+
 def extract_links(
     doc: MarkdownDoc,
     index: FolderIndex,
@@ -273,22 +351,28 @@ def extract_links(
     seen: set[tuple[str, str, str]] = set()
     examined = 0
     for block in _blocks_of(doc, status_spans, extra_status_text):
+        last: tuple[int, LinkRole | None, bool, str] | None = None  # end, role, stated, context
         for ref in _block_refs(block.masked, index, defs):
             examined += 1
             if examined > MAX_REFERENCES:
                 return links
             left, right = _sentence_around(block.text, ref.start, ref.end)
             context = _context(block.text[left:right])
-            marker = (ref.key or ref.target, context, block.kind)
-            if ref.key == own_key or marker in seen:
-                continue
-            seen.add(marker)
-            role = _role(
+            role, stated = _role(
                 block.text[left : ref.start],
                 block.text[ref.end : right],
                 block.kind,
                 block.text[ref.start : ref.end],
             )
+            if role is None and _follows_in_a_list(block.text, last, ref.start, context):
+                # "superseded by [ADR 23] and [ADR 26]", "we supersede [ADR 17] and [ADR 27]"
+                assert last is not None
+                role, stated = last[1], last[2]
+            last = (ref.end, role, stated, context)
+            marker = (ref.key or ref.target, context, block.kind)
+            if ref.key == own_key or marker in seen:
+                continue
+            seen.add(marker)
             links.append(
                 Link(
                     target=ref.target,
@@ -299,6 +383,7 @@ def extract_links(
                     context=context,
                     verbs=find_verbs(context),
                     role=role,
+                    stated=stated,
                 )
             )
     return links

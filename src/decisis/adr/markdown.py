@@ -193,6 +193,13 @@ def _sections(text: str, masked: str) -> tuple[Section, ...]:
     return tuple(out)
 
 
+def _restates(heading: str, title: str) -> bool:
+    """Whether a heading is the title again, perhaps after a number and in a few more words
+    (``## ADR 0023 — Title``): it holds at least 80% of the title's words."""
+    said, named = set(heading_key(heading).split()), heading_key(title).split()
+    return bool(named) and sum(w in said for w in named) >= 0.8 * len(named)
+
+
 def parse_markdown(text: str) -> MarkdownDoc:
     """Split ``text`` (already decoded) into front matter, title and sections."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -210,8 +217,10 @@ def parse_markdown(text: str) -> MarkdownDoc:
         # The front matter names the record (Docusaurus, MADR); a level-one heading is then
         # its title again only when it opens the text, else a section ("# Decision").
         title = fm_title.strip()
-        if sections and sections[0].level == 1:
-            title_end, sections = sections[0].body_start, sections[1:]
+        first = sections[0] if sections else None
+        opens = first is not None and not text[: first.start].strip()
+        if first is not None and (first.level == 1 or (opens and _restates(first.heading, title))):
+            title_end, sections = first.body_start, sections[1:]
         return MarkdownDoc(text, front, title, title_end, sections)
     h1 = next((s for s in sections if s.level == 1), None)
     if h1 is not None:

@@ -28,11 +28,11 @@ import hashlib
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from decisis.adr.dates import find_date
-from decisis.adr.formats import Fields, choose_format
+from decisis.adr.dates import find_date, numeric_order, parse_date
+from decisis.adr.formats import TITLE_MARK, Fields, choose_format, title_mark
 from decisis.adr.keys import FolderIndex, build_index, file_date, file_key, is_candidate_name
 from decisis.adr.links import extract_links
 from decisis.adr.markdown import parse_markdown, strip_markdown
@@ -110,7 +110,9 @@ def _clean_title(title: str, number: int | None) -> str:
     m = _TITLE_NUMBER.match(title)
     rest = title[m.end() :].strip() if m else ""
     if m and rest and (m.group("punct") or int(m.group("n")) == number):
-        return rest
+        title = rest
+    if title_mark(title):  # "OUTDATED Use DynamoDB": the mark is the status, not the title
+        title = TITLE_MARK.sub("", title, count=1).strip() or title
     return title
 
 
@@ -172,6 +174,7 @@ def _parse(path: Path, data: bytes, ctx: _Context) -> AdrRecord:
         content_hash="sha256:" + hashlib.sha256(data).hexdigest(),
         format=fmt.name,
         status_date=status_date,
+        date_text=fields.date_text if fields.date else "",
     )
 
 
@@ -261,6 +264,19 @@ def _read_one(path: Path, ctx: _Context, result: ReadResult) -> None:
         )
 
 
+def _settle_dates(records: list[AdrRecord]) -> list[AdrRecord]:
+    """A folder whose numeric dates only month first can read (``5/23/2023``), and none only
+    day first can, is read month first throughout: its ``07/05/2024`` is 5 July."""
+    orders = {numeric_order(r.date_text) for r in records if r.date_text}
+    if "month-first" not in orders or "day-first" in orders:
+        return records
+    out = []
+    for record in records:
+        again = parse_date(record.date_text, month_first=True) if record.date_text else None
+        out.append(replace(record, date=again) if again and again != record.date else record)
+    return out
+
+
 def read_folder(path: str | os.PathLike[str]) -> ReadResult:
     """Read every record in a folder of ADRs, or a folder of such folders.
 
@@ -277,10 +293,12 @@ def read_folder(path: str | os.PathLike[str]) -> ReadResult:
     for folder, names in scanned:
         folder_key = keys[folder]
         index = build_index(folder_key, names)
+        found = ReadResult([], result.problems, result.skipped)
         for name in names:
             if name not in index.keys:
                 result.skipped.append(folder / name)
                 continue
-            _read_one(folder / name, _Context(folder_key, index), result)
+            _read_one(folder / name, _Context(folder_key, index), found)
+        result.records.extend(_settle_dates(found.records))
     result.records.sort(key=lambda r: (r.folder, r.number is None, r.number or 0, r.path.name))
     return result

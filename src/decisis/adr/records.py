@@ -57,7 +57,10 @@ class Link:
     the reference stands in the status line and ``"body"`` anywhere else;
     ``verbs`` are the replacement words in the same sentence (``supersede``,
     ``replace``, ``migrate``, ``instead of``, ``deprecate``, ``amend``, ``move on``…)
-    and ``role`` says which way the sentence points, when its grammar says so.
+    and ``role`` says which way the sentence points, when its grammar says so;
+    ``stated`` when that grammar is a replacement said outright ("This ADR supersedes
+    [ADR 4]", "superseded by [7]", "overrides our previous decision from ADR 8") rather
+    than a move told in other words ("migrating away from [012]").
     Deciding whether a link means supersession is left to the link rules.
     """
 
@@ -69,6 +72,7 @@ class Link:
     context: str
     verbs: tuple[str, ...] = ()
     role: LinkRole | None = None
+    stated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,6 +84,7 @@ class Link:
             "context": self.context,
             "verbs": list(self.verbs),
             "role": self.role,
+            "stated": self.stated,
         }
 
 
@@ -109,6 +114,7 @@ class AdrRecord:
     content_hash: str
     format: str
     status_date: dt.date | None = None
+    date_text: str = ""  # the date as the record wrote it (not stored: the date is)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (dates as ISO 8601), for node metadata and ``--json`` output."""

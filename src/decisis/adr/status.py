@@ -56,7 +56,10 @@ _WORDS: tuple[tuple[AdrStatus, tuple[str, ...]], ...] = (
         ("superseded", "superceded", "supersceded", "replaced", "obsoleted"),
     ),
     (AdrStatus.AMENDED, ("amended", "revised")),
-    (AdrStatus.DEPRECATED, ("deprecated", "obsolete", "retired", "archived", "sunset")),
+    (
+        AdrStatus.DEPRECATED,
+        ("deprecated", "obsolete", "retired", "archived", "sunset", "outdated", "out of date"),
+    ),
     (
         AdrStatus.PROPOSED,
         (

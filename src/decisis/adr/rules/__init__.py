@@ -5,7 +5,11 @@ function over the records of one ingest. The built-in rules are registered with
 ``register`` like any team's own::
 
     status-line     a status line names the replacement ("Superseded by [036](036-x.md)")
-                    -> state ``stated``; everything else is ``candidate``
+                    -> state ``stated``
+    stated-in-text  a record's text says the replacement outright ("We supersede [ADR 18]
+                    with the current ADR", "overrides our previous decision from ADR 004",
+                    "This ADR has been superseded by [7]") -> ``stated``; the rest are
+                    ``candidate``
     moves-on        an old record's body says the team moves on to a linked later record
     cites-replaced  a new record cites an older one next to replace / migrate / instead of /
                     supersede / deprecate / in favour of
@@ -41,7 +45,7 @@ from decisis.adr.rules.base import (
     register,
     rules,
 )
-from decisis.adr.rules.cited import cites_replaced, moves_on, status_line
+from decisis.adr.rules.cited import cites_replaced, moves_on, stated_in_text, status_line
 from decisis.adr.rules.decided_later import chooses_turned_down, decides_deferred
 from decisis.adr.rules.named import names_replaced, title_replaces
 from decisis.adr.rules.similar import same_question
@@ -62,6 +66,12 @@ __all__ = [
 for _rule in (
     FunctionRule(
         "status-line", Trust(9.0, 1.0), "a status line names the replacement", status_line
+    ),
+    FunctionRule(
+        "stated-in-text",
+        Trust(9.0, 1.0),
+        "a record's text says outright which record replaced which",
+        stated_in_text,
     ),
     FunctionRule(
         "moves-on",

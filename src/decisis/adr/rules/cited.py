@@ -59,10 +59,32 @@ def status_line(ctx: RuleContext) -> Iterator[Proposal]:
                 )
 
 
+def stated_in_text(ctx: RuleContext) -> Iterator[Proposal]:
+    """A replacement said outright in a record's text, by the new record ("We supersede
+    [ADR 18] with the current ADR", "This ADR overrides our previous decision from ADR 004")
+    or by the old one ("This decision has been superseded by [ADR 7]"): as stated as a status
+    line, whichever record says it."""
+    for record in ctx.records:
+        for link, target in _targets(record, "body"):
+            if not link.stated or target not in ctx.by_key:
+                continue
+            partial = bool(_IN_PART.search(link.context)) or "amend" in link.verbs
+            if link.role == "predecessor":
+                yield Proposal(
+                    target, record.key, "stated-in-text", LinkState.STATED, link.context, partial
+                )
+            elif link.role == "successor":
+                yield Proposal(
+                    record.key, target, "stated-in-text", LinkState.STATED, link.context, partial
+                )
+
+
 def moves_on(ctx: RuleContext) -> Iterator[Proposal]:
     for record in ctx.records:
         for link, target in _targets(record, "body"):
             other = ctx.by_key.get(target)
+            if link.stated:
+                continue
             forward = link.role in ("successor", "destination") or (
                 link.role is None and bool(_MOVE_ON_VERBS & set(link.verbs))
             )
@@ -74,6 +96,8 @@ def cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
     for record in ctx.records:
         for link, target in _targets(record, "body"):
             other = ctx.by_key.get(target)
+            if link.stated:
+                continue  # stated-in-text proposes it, as stated
             backward = link.role == "predecessor" or (
                 link.role is None and bool(_CITE_VERBS & set(link.verbs))
             )  # a "destination" ("the migration to EKS") was adopted, not replaced
