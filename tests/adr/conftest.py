@@ -66,3 +66,14 @@ def ask_team(team: Path, tmp_path: Path) -> Callable[..., list[Answer]]:
             return [ask(graph, question) for question in questions]
 
     return _ask
+
+
+def best_start(graph: decisis.Graph, question: str, settings: object | None = None) -> str | None:
+    """Where ``question`` starts on ``graph`` (the best start after the checks on its form)."""
+    from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings, consider
+    from decisis.adr.answer.engine import order
+    from decisis.adr.view import view_of
+
+    chosen = settings if isinstance(settings, AnswerSettings) else DEFAULT_SETTINGS
+    ordered = order(consider(graph, view_of(graph), question, chosen), chosen)
+    return ordered.ranked[0][0] if ordered.ranked else None

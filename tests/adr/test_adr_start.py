@@ -8,15 +8,10 @@ import pytest
 
 import decisis
 from decisis.adr.answer import ask
+from decisis.adr.answer.question import folder_words, parse_question
 from decisis.adr.ingest import ingest
-from decisis.adr.start import (
-    folder_words,
-    named_folder,
-    start_points,
-    without_folder_name,
-    without_live_as_verb,
-)
 from decisis.adr.view import view_of
+from tests.adr.conftest import best_start
 
 
 def _record(folder: Path, name: str, title: str, decision: str, date: str = "2022-03-01") -> None:
@@ -41,10 +36,11 @@ def test_a_question_naming_a_folder_starts_there(tmp_path: Path) -> None:
         ingest(g, tmp_path / "adrs")
         view = view_of(g)
         assert "ph" in folder_words(view)["payments-hub"]
-        assert named_folder(view, "Which queues does the Payments Hub use?") == "payments-hub"
-        assert named_folder(view, "Which queues do we use?") is None
-        points = start_points(g, view, "Which queues does the PH use for services?")
-        assert points.fused[0].doc == "payments-hub:001"
+        assert parse_question(view, "Which queues does the Payments Hub use?").folder == (
+            "payments-hub"
+        )
+        assert parse_question(view, "Which queues do we use?").folder is None
+        assert best_start(g, "Which queues does the PH use for services?") == "payments-hub:001"
 
 
 def test_out_of_scope_questions_abstain_on_the_corpus(corpus: Path) -> None:
@@ -116,12 +112,9 @@ def test_only_whole_words_that_name_the_team_leave_the_question(tmp_path: Path) 
         ingest(g, tmp_path / "adrs")
         view = view_of(g)
         question = "Does the PH still run the ph-sync tool for the Payments ledger?"
-        folder = named_folder(view, question)
-        assert folder == "payments-hub"
-        assert without_folder_name(view, question, folder) == (
-            "Does the still run the ph-sync tool for the ledger?"
-        )
-        assert without_folder_name(view, question, None) == question
+        read = parse_question(view, question)
+        assert read.folder == "payments-hub"
+        assert read.asked == "Does the still run the ph-sync tool for the ledger?"
 
 
 def test_the_date_line_of_a_record_is_not_its_content(tmp_path: Path) -> None:
@@ -135,8 +128,7 @@ def test_the_date_line_of_a_record_is_not_its_content(tmp_path: Path) -> None:
         ingest(g, team)
         view = view_of(g)
         assert view.index.idf("date") > view.index.idf("terraform")
-        points = start_points(g, view, "How are our Terraform modules kept up to date?")
-        assert points.fused[0].doc == "team:001"
+        assert best_start(g, "How are our Terraform modules kept up to date?") == "team:001"
 
 
 def test_a_question_naming_a_team_starts_among_its_records(tmp_path: Path) -> None:
@@ -145,11 +137,10 @@ def test_a_question_naming_a_team_starts_among_its_records(tmp_path: Path) -> No
     _two_teams(tmp_path / "adrs")
     with decisis.open("memory://") as g:
         ingest(g, tmp_path / "adrs")
-        view = view_of(g)
-        named = start_points(g, view, "Does the Payments Hub use Kafka queues?")
-        unnamed = start_points(g, view, "Do we use Kafka queues?")
-    assert named.fused[0].doc == "payments-hub:001"
-    assert unnamed.fused[0].doc == "search-team:001"
+        named = best_start(g, "Does the Payments Hub use Kafka queues?")
+        unnamed = best_start(g, "Do we use Kafka queues?")
+    assert named == "payments-hub:001"
+    assert unnamed == "search-team:001"
 
 
 @pytest.mark.parametrize(
@@ -164,8 +155,13 @@ def test_a_question_naming_a_team_starts_among_its_records(tmp_path: Path) -> No
         ("Which tool before go-live?", "Which tool before go-live?"),
     ],
 )
-def test_live_as_a_verb_is_not_a_word_of_the_subject(question: str, kept: str) -> None:
-    assert without_live_as_verb(question) == kept
+def test_live_as_a_verb_is_not_a_word_of_the_subject(
+    question: str, kept: str, tmp_path: Path
+) -> None:
+    _two_teams(tmp_path / "adrs")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        assert parse_question(view_of(g), question).asked == kept
 
 
 def _answer_among_notes(
@@ -209,5 +205,7 @@ def test_an_abbreviation_finds_the_record_whose_title_spells_it_out(tmp_path: Pa
         ("Introduce Open Policy Agent", "Every ingress is checked by policies before admission."),
         ("Multi-cluster", "Single points of failure such as ingress or OPA go to a test cluster."),
     ]
-    answer = _answer_among_notes(tmp_path, "platform", records, "Do we use OPA on the platform?")
-    assert answer == "platform:001"
+    _answer_among_notes(tmp_path, "platform", records, "Do we use OPA on the platform?")
+    with decisis.open("memory://") as g:
+        ingest(g, tmp_path / "adrs")
+        assert best_start(g, "Do we use OPA on the platform?") == "platform:001"

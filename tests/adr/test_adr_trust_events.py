@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 
 import decisis
-from decisis.adr.answer import decide
+from decisis.adr.answer import DEFAULT_SETTINGS, consider, decide
 from decisis.adr.corrections import correct, undo
 from decisis.adr.ingest import ingest
 from decisis.adr.learned import learned
-from decisis.adr.start import start_points
 from decisis.adr.trust import rule_trust
 from decisis.adr.view import view_of
 from decisis.evaluation import load_questions
@@ -127,9 +126,9 @@ def test_walking_the_store_region_answers_as_the_whole_view(corpus: Path) -> Non
         walked = 0
         for q in questions[:20]:
             view = view_of(graph)
-            points = start_points(graph, view, q.question)
-            from_store = decide(view, points, q.question, graph=graph)
-            assert from_store == decide(view, points, q.question), q.id
+            found = consider(graph, view, q.question, DEFAULT_SETTINGS)
+            from_store = decide(view, found, DEFAULT_SETTINGS, graph=graph)
+            assert from_store == decide(view, found, DEFAULT_SETTINGS), q.id
             walked += len(from_store.chain) > 1
             correct(graph, q.question, q.expected)
         assert walked  # some answers did move along links

@@ -34,9 +34,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.answer import Answer, ask, check_question
+from decisis.adr.answer import (
+    DEFAULT_SETTINGS,
+    Answer,
+    AnswerSettings,
+    check_question,
+    consider,
+    decide,
+)
 from decisis.adr.ingest import adr_links
-from decisis.adr.start import start_points
 from decisis.adr.trust import CORRECTION_RULE, links_after, trust_moves
 from decisis.adr.view import QUESTION_KIND, AdrView, view_of
 from decisis.adr.walk import RELEVANCE_MIN
@@ -230,32 +236,38 @@ def _retrust(links: list[Edge], changes: list[EventDraft], at: Any) -> list[Even
     ]
 
 
-def correct(graph: Graph, question: str, key: str | None) -> Correction:
-    """Record that ``question`` is answered by record ``key`` (``None``: by no record).
+def correct(
+    graph: Graph, question: str, key: str | None, settings: AnswerSettings = DEFAULT_SETTINGS
+) -> Correction:
+    """Record that ``question`` is answered by record ``key`` (``None``: by no record); what
+    it judges is the answer ``settings`` gives.
 
     The judgement is worked out from the graph as read and lands only if nobody wrote in
     between, else it is worked out again (``written_once``): two corrections at once each
     move their rules' trust from what the other left."""
     check_question(question)
-    return written_once(lambda: _correct(graph, question, key))
+    return written_once(lambda: _correct(graph, question, key, settings))
 
 
-def _correct(graph: Graph, question: str, key: str | None) -> Correction:
+def _correct(graph: Graph, question: str, key: str | None, settings: AnswerSettings) -> Correction:
     view = view_of(graph)
     if key is not None and key not in view.records:
         raise NotFound("record", key, graph.name)
-    answer = ask(graph, question)
+    found = consider(graph, view, question, settings) if view.records else None
+    answer = decide(view, found, settings, graph=graph) if found else None
+    if answer is None:
+        raise NotFound("record", str(key), graph.name)
     at = utc_now()
     result = Correction(question, key, answer.answer)
     changes: list[EventDraft] = []
     before: dict[str, str] = {}
-    if key is not None:
-        points = start_points(graph, view, question)
-        changes, before = _judge(view, answer, key, at, result, points.relevance)
+    if key is not None and found is not None:
+        changes, before = _judge(view, answer, key, at, result, found.relevance)
         agreed = len(result.confirmed)
         # where the question started, also when it abstained there (its start too far in
         # meaning): the next question like it starts there again
-        start = answer.start or (points.fused[0].doc if points.fused else None)
+        ranked = found.ranked(settings)
+        start = answer.start or (ranked[0][0] if ranked else None)
         changes += _propose(view, start, key, at, result)
         before |= {edge_id: LinkState.CANDIDATE.value for edge_id in result.confirmed[agreed:]}
     node = _question_node(question, key, answer, result, before, at)

@@ -27,6 +27,7 @@ __all__ = [
     "record_matrix",
     "record_space",
     "similarities",
+    "title_similarities",
 ]
 
 RECORD_SPACE = "adr-record"  # what is embedded: a record's title with its decision and body
@@ -189,6 +190,28 @@ def closest_sentence(view: AdrView, question: str, key: str) -> tuple[float, str
     scores = _cosines(matrix, _query_vector(embedder, view, question))
     best = int(scores.argmax())
     return float(scores[best]), found[best]
+
+
+_TITLES: dict[Any, Any] = {}  # (embedder, title) -> unit vector
+_TITLES_LIMIT = 100_000
+
+
+def title_similarities(view: AdrView, question: str, keys: Sequence[str]) -> dict[str, float]:
+    """The question's cosine with the title alone of each record of ``keys`` (a title is the
+    decision in a line); empty without an embedder."""
+    embedder = _embedder()
+    if embedder is None or not keys:
+        return {}
+    name = _name(embedder)
+    titles = {k: view.records[k].label for k in keys if k in view.records}
+    missing = sorted({t for t in titles.values() if (name, t) not in _TITLES})
+    if missing:
+        if len(_TITLES) + len(missing) > _TITLES_LIMIT:
+            _TITLES.clear()
+        for title, row in zip(missing, _unit_rows(embedder.embed(missing)), strict=True):
+            _TITLES[(name, title)] = row
+    query = _query_vector(embedder, view, question)
+    return {k: float(_TITLES[(name, t)] @ query) for k, t in titles.items()}
 
 
 def _record_sentences(view: AdrView, key: str) -> list[str]:

@@ -15,6 +15,7 @@ from decisis.cli.state import get_state
 from decisis.errors import InvalidInput
 
 if TYPE_CHECKING:
+    from decisis.adr.answer import AnswerSettings
     from decisis.evaluation.links import LinkReport
     from decisis.evaluation.run import Outcome
 
@@ -143,6 +144,14 @@ def eval_(
         bool,
         typer.Option("--misses", help="Also list the questions decisis missed, and its answers."),
     ] = False,
+    loco: Annotated[
+        bool,
+        typer.Option(
+            "--loco",
+            help="With --suite: answer each corpus with settings fitted on the others"
+            " (leave one corpus out), so every figure is held out.",
+        ),
+    ] = False,
 ) -> None:
     """Score decisis and baselines on question sets, test-then-train over shuffled orders;
     with --suite, per corpus, with the replacement links of every truth file."""
@@ -156,11 +165,27 @@ def eval_(
         raise InvalidInput("corpus", "no --corpus or --suite given", "ADR folders, or a suite")
     if suite is None and questions is None and not links:
         raise InvalidInput("questions", "nothing to score", "a question file, --links or --suite")
+    if loco and suite is None:
+        raise InvalidInput("loco", "given without --suite", "--suite FILE --loco")
     outcomes: list[Outcome] = []
     link_report: LinkReport | None = None
+    fitted: dict[str, AnswerSettings] | None = None
+    if loco and suite is not None:
+        from decisis.evaluation.fit import cases_of, leave_one_out
+
+        with _progress("reading the questions") as tick:
+            cases = cases_of(load_suite(suite), progress=tick)
+        with _progress("fitting, one corpus held out at a time") as tick:
+            fitted = leave_one_out(cases, progress=tick)
     with _progress("asking") as tick:
         if suite is not None:
-            outcomes = run_suite(load_suite(suite), orders=orders, systems=chosen, progress=tick)
+            outcomes = run_suite(
+                load_suite(suite),
+                orders=orders,
+                systems=chosen,
+                progress=tick,
+                settings_for=fitted,
+            )
             link_report = _suite_links(suite)
         else:
             folders = corpus or []
@@ -176,8 +201,15 @@ def eval_(
                 link_report = _links(folders, links)
     if state.json:
         source = str(suite if suite is not None else questions)
-        typer.echo(_as_json(outcomes, link_report, show_misses, orders=orders, questions=source))
+        extra: dict[str, object] = {"orders": orders, "questions": source}
+        if fitted is not None:
+            extra["held_out_settings"] = {g: s.to_dict() for g, s in fitted.items()}
+        typer.echo(_as_json(outcomes, link_report, show_misses, **extra))
     else:
+        if fitted is not None:
+            typer.echo(
+                "leave one corpus out: each corpus answered with settings fitted on the others"
+            )
         _print(outcomes, link_report, by_group=suite is not None, show_misses=show_misses)
 
 

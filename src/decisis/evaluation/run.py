@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings
 from decisis.adr.ingest import ingest
 from decisis.errors import InvalidInput
 from decisis.evaluation.questions import Question, Verdict, score
@@ -82,6 +83,7 @@ class _Run:
     progress: Progress | None = None
     done: int = 0
     total: int = 0
+    settings: AnswerSettings = DEFAULT_SETTINGS
 
     def tick(self) -> None:
         self.done += 1
@@ -111,16 +113,20 @@ def evaluate(
     systems: Sequence[str] = SYSTEMS,
     group_of: Callable[[Question], str] | None = None,
     progress: Progress | None = None,
+    settings: AnswerSettings = DEFAULT_SETTINGS,
 ) -> list[Outcome]:
     """Every outcome of every system over ``orders`` shuffled orders of ``questions``;
     ``group_of`` names the corpus each question is reported under, ``progress`` is called
-    after every answer with (answers so far, answers in all)."""
+    after every answer with (answers so far, answers in all); decisis answers (and learns)
+    with ``settings``."""
     if isinstance(orders, bool) or not isinstance(orders, int) or orders < 1:
         raise InvalidInput("orders", f"{orders!r} is not a positive whole number", ">= 1")
     unknown = [name for name in systems if name not in SYSTEMS]
     if unknown or not systems:
         raise InvalidInput("systems", f"{unknown or 'none'} given", ", ".join(SYSTEMS))
-    run = _Run(group_of or (lambda q: ""), progress, 0, orders * len(systems) * len(questions))
+    run = _Run(
+        group_of or (lambda q: ""), progress, 0, orders * len(systems) * len(questions), settings
+    )
     rng = random.Random(seed)
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="decisis-eval-") as tmp:
@@ -152,11 +158,15 @@ def _run_system(
     if name == "vectors":
         return _run(VectorTop(static), order, questions, run)
     if name == "decisis-static":
-        return _run(Decisis(static, learning=False), order, questions, run)
+        return _run(Decisis(static, learning=False, settings=run.settings), order, questions, run)
     graph = make(f"{name}-{order}")
     try:
         ingest(graph, *corpus)
-        system: System = NoGraph(graph) if name == "no-graph" else Decisis(graph, learning=True)
+        system: System = (
+            NoGraph(graph, run.settings)
+            if name == "no-graph"
+            else Decisis(graph, learning=True, settings=run.settings)
+        )
         return _run(system, order, questions, run)
     finally:
         graph.close()

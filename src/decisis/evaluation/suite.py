@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings
 from decisis.errors import InvalidInput
 from decisis.evaluation.questions import Question, load_questions
 from decisis.evaluation.run import SYSTEMS, Outcome, Progress, evaluate
@@ -153,8 +154,11 @@ def run_suite(
     systems: Sequence[str] = SYSTEMS,
     store: str = "sqlite",
     progress: Progress | None = None,
+    settings_for: Mapping[str, AnswerSettings] | None = None,
 ) -> list[Outcome]:
-    """Every outcome of every system on every corpus of ``suite``, each tagged with its group."""
+    """Every outcome of every system on every corpus of ``suite``, each tagged with its group;
+    with ``settings_for``, each group's questions are answered with the settings it names for
+    that group (leave-one-corpus-out: those fitted without it)."""
     total = orders * len(systems) * sum(len(c.questions) for c in suite.corpora)
     done = 0
     outcomes: list[Outcome] = []
@@ -166,13 +170,23 @@ def run_suite(
             progress(done, total)
 
     for corpus in suite.corpora:
-        outcomes += evaluate(
-            corpus.questions,
-            corpus.records,
-            orders=orders,
-            systems=systems,
-            store=store,
-            group_of=corpus.group_of,
-            progress=step,
-        )
+        if settings_for is None:
+            parts = [(corpus.questions, DEFAULT_SETTINGS)]
+        else:
+            groups = dict.fromkeys(corpus.group_of(q) for q in corpus.questions)
+            parts = [
+                (tuple(q for q in corpus.questions if corpus.group_of(q) == g), settings_for[g])
+                for g in groups
+            ]
+        for questions, settings in parts:
+            outcomes += evaluate(
+                questions,
+                corpus.records,
+                orders=orders,
+                systems=systems,
+                store=store,
+                group_of=corpus.group_of,
+                progress=step,
+                settings=settings,
+            )
     return outcomes

@@ -12,11 +12,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
-from decisis.adr.answer import ask, decide
+from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings, ask, consider, decide
 from decisis.adr.corrections import correct
-from decisis.adr.start import QUESTION_MATCH, start_points
 from decisis.adr.tokens import count_tokens
 from decisis.adr.vectors import similarities
 from decisis.adr.view import view_of
@@ -81,8 +81,9 @@ class NoGraph:
 
     name = "no-graph"
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, settings: AnswerSettings = DEFAULT_SETTINGS) -> None:
         self.graph = graph
+        self.settings = settings
         self.memory: list[tuple[str, str | None]] = []
         self.index = TermIndex.build([])
         view = view_of(graph)
@@ -95,7 +96,7 @@ class NoGraph:
 
     def _remembered(self, text: str) -> tuple[bool, str | None]:
         hits = self.index.search(text, limit=1)
-        if hits and hits[0].coverage >= QUESTION_MATCH:
+        if hits and hits[0].coverage >= self.settings.question_match:
             return True, self.memory[self.index.positions[hits[0].doc]][1]
         return False, None
 
@@ -103,10 +104,14 @@ class NoGraph:
         found, key = self._remembered(text)
         view = view_of(self.graph)
         if not found:
-            points = start_points(self.graph, view, text)
-            points.fused = [f for f in points.fused if "questions" not in f.votes]
-            answer = decide(view, points, text, walk_links=False)
-            key = answer.answer
+            # decisis's own starts and abstention, without its memory of corrections
+            own = replace(
+                self.settings, checks=tuple(c for c in self.settings.checks if c != "forgotten")
+            )
+            own = own.with_weights(remembered=0.0)
+            candidates = consider(self.graph, view, text, own)
+            candidates.remembered = None
+            key = decide(view, candidates, own, walk_links=False).answer
             seen = set()
             while key is not None and key in self.replaced_by and key not in seen:
                 seen.add(key)
@@ -122,15 +127,18 @@ class NoGraph:
 
 
 class Decisis:
-    def __init__(self, graph: Graph, *, learning: bool) -> None:
+    def __init__(
+        self, graph: Graph, *, learning: bool, settings: AnswerSettings = DEFAULT_SETTINGS
+    ) -> None:
         self.graph = graph
         self.learning = learning
+        self.settings = settings
         self.name = "decisis" if learning else "decisis-static"
 
     def ask(self, text: str) -> tuple[str | None, int]:
-        answer = ask(self.graph, text)
+        answer = ask(self.graph, text, self.settings)
         return answer.answer, answer.tokens
 
     def learn(self, question: Question) -> None:
         if self.learning:
-            correct(self.graph, question.question, question.expected)
+            correct(self.graph, question.question, question.expected, self.settings)

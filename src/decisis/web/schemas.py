@@ -163,13 +163,18 @@ class ReplacedStep(_Out):
 
 class Evidence(_Out):
     start: str = Field(description="The record the question started at.")
-    votes: dict[str, int] = Field(description="Each voter's rank for it.")
+    votes: dict[str, int] = Field(
+        description="Its place in each ranking that found it (terms, sections, vectors,"
+        " questions, named)."
+    )
     coverage: float = Field(description="Share of the question's distinctive weight it holds.")
     subject: float = Field(description="Share of the question's subject it holds.")
     cosine: float | None = None
     sentence: str | None = Field(None, description="The start's sentence closest to the question.")
     sentence_cosine: float | None = Field(None, description="That sentence's cosine with it.")
-    held_only: list[str] | None = None
+    probability: float | None = Field(
+        None, description="The calibrated probability that it answers the question."
+    )
     remembered: str | None = Field(None, description="A corrected question like this one.")
 
 

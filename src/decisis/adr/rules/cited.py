@@ -39,6 +39,44 @@ _IN_PART = re.compile(
 )
 
 
+VERB_WITHIN = 8  # words between a replacement word and the reference it is about, at most
+
+
+def _verbs_near(link: Link) -> tuple[str, ...]:
+    """The replacement verbs of a link's sentence within ``VERB_WITHIN`` words of where it
+    names the record: "ship the work related to ADR 023 and still leave protobufs lingering
+    ... after the migration" is not about ADR 023 being replaced."""
+    from decisis.adr.links import find_verbs
+
+    said = link.context
+    at = _reference_at(said, link)
+    if at is None:
+        return link.verbs
+    words = said.split()
+    position = len(said[:at].split())
+    window = " ".join(words[max(0, position - VERB_WITHIN) : position + VERB_WITHIN + 1])
+    return find_verbs(window)
+
+
+def _reference_at(sentence: str, link: Link) -> int | None:
+    """Where in its sentence a link names its record, as far as the words tell."""
+    number = link.target_number
+    candidates = [link.target]
+    if number is not None:
+        candidates += [
+            f"ADR {number}",
+            f"ADR-{number}",
+            f"{number:03d}",
+            f"{number:04d}",
+            str(number),
+        ]
+    for said in candidates:
+        at = sentence.find(said)
+        if at >= 0:
+            return at
+    return None
+
+
 def _targets(record: AdrRecord, kind: str) -> Iterator[tuple[Link, str]]:
     for link in record.links:
         if link.kind == kind and link.target_key and link.target_key != record.key:
@@ -99,7 +137,7 @@ def cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
             if link.stated:
                 continue  # stated-in-text proposes it, as stated
             backward = link.role == "predecessor" or (
-                link.role is None and bool(_CITE_VERBS & set(link.verbs))
+                link.role is None and bool(_CITE_VERBS & set(_verbs_near(link)))
             )  # a "destination" ("the migration to EKS") was adopted, not replaced
             if other is not None and backward and ctx.later(other, record):
                 partial = bool(_IN_PART.search(link.context))

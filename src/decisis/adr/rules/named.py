@@ -8,6 +8,7 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 
+from decisis.adr.records import AdrStatus
 from decisis.adr.rules.base import Proposal, RuleContext
 from decisis.adr.rules.subjects import DROP_WORDS, record_subjects, title_subjects
 from decisis.adr.titles import replaced_in_title
@@ -27,6 +28,7 @@ _HEDGE = re.compile(
 )
 
 
+RETIRED = frozenset({AdrStatus.SUPERSEDED, AdrStatus.DEPRECATED, AdrStatus.REJECTED})
 NAMED_WITHIN = 4  # words between a replacement word and the subject it names, at most
 SAME_WORD_PREFIX = 5  # letters two forms of a word share at least ("manager", "management")
 
@@ -57,6 +59,7 @@ def _near_drop_words(sentence: str) -> set[str]:
     spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
     starts, ends = [a for a, _ in spans], [b for _, b in spans]
     takes_over = [m.span() for m in _NEW_BEFORE.finditer(sentence)]
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(sentence)]
     near: set[str] = set()
     for start, end in drops:
         first = bisect.bisect_right(ends, start)  # the word the replacement word begins in
@@ -66,11 +69,22 @@ def _near_drop_words(sentence: str) -> set[str]:
         before = not any(a <= start < b for a, b in takes_over) and not _OLD_AFTER.match(
             sentence, start
         )  # "X rather than Y", "X instead of Y": only Y gives way
-        after = not _NEW_AFTER.match(sentence, start)
+        # "a bad prisma migration", "after the migration": the noun names what was moved,
+        # not what gave way; only "migration from X" does
+        noun = _MIGRATION_NOUN.match(sentence, start)
+        before = before and not noun
+        after = not _NEW_AFTER.match(sentence, start) and (
+            not noun or bool(_FROM_AFTER.match(sentence, end))
+        )
+        # the words of its own clause only: "Migrated services incrementally, starting with
+        # Lambda functions" names services, not Lambda
+        left = max((b for b in breaks if b < start), default=-1)
+        right = min((b for b in breaks if b >= end), default=len(sentence))
         low = max(0, first - NAMED_WITHIN - 1) if before else first
         high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
         for a, b in spans[low:high]:
-            near.update(terms(sentence[a:b]))
+            if a > left and b <= right:
+                near.update(terms(sentence[a:b]))
     return near
 
 
@@ -79,6 +93,9 @@ _NEW_AFTER = re.compile(
     r"(?:replac|migrat|mov|switch)\w*\s+(?:(?:by|with|to|over\s+to|on\s+to)\b)", re.IGNORECASE
 )
 _OLD_AFTER = re.compile(r"(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
+_MIGRATION_NOUN = re.compile(r"migrations?\b", re.IGNORECASE)
+_FROM_AFTER = re.compile(r"\s+(?:away\s+)?(?:from|off)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014]|\s-\s")
 _SENTENCE_WORD = re.compile(r"[^\s]+")
 
 
@@ -86,8 +103,10 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
     all_subjects = {r.key: record_subjects(ctx, r) for r in ctx.records}
     for record in ctx.records:
         # A sentence is part of the body, between non-word characters: one naming a
-        # replacement means the body does.
-        if not DROP_WORDS.search(record.body):
+        # replacement means the body does. A record that no longer holds itself replaces
+        # nothing ("This ADR is deprecated as we removed Protobufs": what removed them is
+        # another record).
+        if not DROP_WORDS.search(record.body) or record.status in RETIRED:
             continue
         earlier = [r for r in ctx.written_before(record) if all_subjects[r.key]]
         if not earlier:
@@ -126,7 +145,7 @@ def title_replaces(ctx: RuleContext) -> Iterator[Proposal]:
     subjects: dict[str, set[str]] = {}  # each earlier record's, read once
     for record in ctx.records:
         said = replaced_in_title(record.title)
-        if said is None:
+        if said is None or record.status in RETIRED:
             continue
         named_words = set(term_counts(said.old))
         scope = set(term_counts(said.scope)) if said.scope else set()

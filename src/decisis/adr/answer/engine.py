@@ -1,0 +1,238 @@
+"""``ask``: what do we do about X today? The record that stands, its history, or no answer.
+
+1. Read the question once (``question``).
+2. Gather the records it may start from, each with its features (``features``), and score
+   them by the settings' weights.
+3. Apply the named checks on its form, in order (``checks``).
+4. Walk from the best start along believed links to the record that stands (``walk``).
+5. Abstain when the calibrated probability that the best start answers is below the
+   settings' threshold (``gate``), unless the question names the record or a corrected
+   question nearly the same vouches for it.
+6. Say it in about 130 tokens (``render``).
+
+The steps are functions of their inputs, so ``decisis.evaluation.fit`` runs the same ones
+when it fits the settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from decisis.adr.answer.checks import SCOPE_CHECKED, form_unmet
+from decisis.adr.answer.features import Candidates, candidates
+from decisis.adr.answer.gate import gate_values, probability
+from decisis.adr.answer.question import parse_question
+from decisis.adr.answer.render import (
+    NOTHING_INGESTED,
+    Answer,
+    abstained,
+    check_question,
+    notes_of,
+    render,
+    summary_of,
+    which_record,
+)
+from decisis.adr.answer.settings import DEFAULT_SETTINGS, AnswerSettings
+from decisis.adr.excerpt import excerpt
+from decisis.adr.view import AdrView, view_of
+from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
+from decisis.graph import Graph
+
+__all__ = ["Ordered", "ask", "consider", "decide", "order", "prepare", "walk_from"]
+
+
+@dataclass(frozen=True)
+class Ordered:
+    """Where a question may start after the checks on its form: the starts by score, what
+    vouches for the best (``"named"``, ``"questions"``), or why there is no answer."""
+
+    ranked: list[tuple[str, float]]
+    vouched: str | None = None
+    why: str | None = None
+    which: tuple[str, ...] = ()  # the records a number the question gives could mean
+
+
+def consider(graph: Graph | None, view: AdrView, text: str, settings: AnswerSettings) -> Candidates:
+    """The question read once, and its candidate starts with their features."""
+    question = parse_question(view, text, settings.subject_terms)
+    return candidates(graph, view, question, settings)
+
+
+def order(found: Candidates, settings: AnswerSettings) -> Ordered:
+    """The starts by score after the checks named ``named``, ``forgotten`` and ``scope``."""
+    question, checks = found.question, settings.checks
+    if "named" in checks and len(question.named) > 1:
+        return Ordered([], why="the record number is that of several records", which=question.named)
+    recalled = found.remembered
+    if "forgotten" in checks and recalled is not None and recalled.answer is None:
+        return Ordered([], why=f'a question like it ("{recalled.label}") was answered: no record')
+    ranked = found.ranked(settings)
+    if "named" in checks and len(question.named) == 1:
+        named = question.named[0]
+        score = ranked[0][1] if ranked else 1.0
+        return Ordered([(named, score), *[r for r in ranked if r[0] != named]], "named")
+    vouched = set(recalled.keys) if recalled else set()
+    if "team" in checks and question.folder is not None:
+        ranked = _team_first(found, ranked, question.folder, vouched)
+    if "scope" in checks and found.excluded:
+        leading = {k for k, _ in ranked[:SCOPE_CHECKED]}
+        dropped = [k for k in found.excluded if k in leading and k not in vouched]
+        if dropped and len(dropped) == len(leading):
+            key = next(k for k, _ in ranked if k in dropped)
+            left_out = ", ".join(found.excluded[key])
+            return Ordered([], why=f"{key}, the closest record, says it does not cover {left_out}")
+        ranked = [r for r in ranked if r[0] not in dropped]
+    if not ranked:
+        return Ordered([], why="no record shares its words")
+    return Ordered(ranked, "questions" if ranked[0][0] in vouched else None)
+
+
+def _team_first(
+    found: Candidates, ranked: list[tuple[str, float]], folder: str, vouched: set[str]
+) -> list[tuple[str, float]]:
+    """``ranked`` with the named team's records that share the question's words first (and
+    any a remembered question vouches for), each group in its order."""
+    folders = found.folders
+    first = [
+        r
+        for r in ranked
+        if r[0] in vouched or (folders.get(r[0]) == folder and found.value(r[0], "lexical") > 0)
+    ]
+    if not first:
+        return ranked
+    chosen = {k for k, _ in first}
+    return first + [r for r in ranked if r[0] not in chosen]
+
+
+def walk_from(
+    view: AdrView,
+    found: Candidates,
+    start: str,
+    vouched: str | None,
+    graph: Graph | None = None,
+) -> Walk:
+    """The walk from ``start`` to what stands, as answering takes it: a start a corrected
+    question vouches for moves on only along judged links; a record asked about by name is
+    asked about whole."""
+    threshold = JUDGED_ONLY if vouched == "questions" else WALK_THRESHOLD
+    return walk(
+        view,
+        start,
+        found.relevance,
+        threshold,
+        graph=graph,
+        whole=vouched == "named",
+        meaning=found.cosines,
+        asked=found.question.terms,
+    )
+
+
+def _evidence(found: Candidates, ordered: Ordered, chance: float | None) -> dict[str, Any]:
+    if not ordered.ranked:
+        return {}
+    top = ordered.ranked[0][0]
+    if top not in found.keys:
+        return {"start": top, "votes": {"named": 1}, "coverage": 0.0, "subject": 0.0}
+    out: dict[str, Any] = {
+        "start": top,
+        "votes": dict(found.ranks.get(top, {})),
+        "coverage": round(found.value(top, "coverage"), 4),
+        "subject": round(found.value(top, "subject"), 4),
+    }
+    if top in found.cosines:
+        out["cosine"] = round(found.cosines[top], 4)
+    if top in found.sentences:
+        out["sentence_cosine"] = round(found.sentences[top][0], 4)
+        out["sentence"] = found.sentences[top][1]
+    if chance is not None:
+        out["probability"] = round(chance, 4)
+    if found.remembered is not None:
+        out["remembered"] = found.remembered.label
+    return out
+
+
+def decide(
+    view: AdrView,
+    found: Candidates,
+    settings: AnswerSettings = DEFAULT_SETTINGS,
+    *,
+    graph: Graph | None = None,
+    walk_links: bool = True,
+) -> Answer:
+    """Turn the candidates of one question into its answer."""
+    text = found.question.text
+    ordered = order(found, settings)
+    if ordered.which:
+        return which_record(view, text, list(ordered.which))
+    if ordered.why is not None:
+        return abstained(text, ordered.why)
+    start = ordered.ranked[0][0]
+    if "form" in settings.checks and ordered.vouched is None:
+        unmet = form_unmet(view, found.question, start)
+        if unmet is not None:
+            why = f"{start}, the closest record, {unmet}"
+            return abstained(text, why, _evidence(found, ordered, None))
+    result = walk_from(view, found, start, ordered.vouched, graph) if walk_links else Walk([start])
+    chance = None
+    if ordered.vouched is None:
+        values = gate_values(found, ordered.ranked, settings, result.standing, result.chain)
+        chance = probability(values, settings)
+        if chance < settings.abstain_below:
+            why = "the closest record is about something else"
+            return abstained(text, why, _evidence(found, ordered, chance))
+    notes = notes_of(view, result)
+    summary = summary_of(view, result.standing)
+    quote = excerpt(view, result.standing, text, summary)
+    belief = 1.0
+    for step in result.steps:
+        belief *= step.belief
+    replaced = [
+        {
+            "key": s.old,
+            "date": view.meta(s.old).get("date"),
+            "by": s.new,
+            "rules": list(s.rules),
+            **({"named": list(s.named)} if s.named else {}),
+        }
+        for s in result.steps
+    ]
+    return Answer(
+        text,
+        result.standing,
+        result.chain,
+        render(view, result, notes, summary, quote),
+        (chance if chance is not None else 1.0) * belief,
+        replaced,
+        notes,
+        start,
+        _evidence(found, ordered, chance),
+        quote,
+    )
+
+
+def ask(graph: Graph, question: str, settings: AnswerSettings = DEFAULT_SETTINGS) -> Answer:
+    """Answer ``question`` from the records ingested into ``graph``."""
+    check_question(question)
+    view = view_of(graph)
+    if not view.records:
+        return abstained(question, NOTHING_INGESTED)
+    found = consider(graph, view, question, settings)
+    return decide(view, found, settings, graph=graph)
+
+
+def prepare(graph: Graph) -> int:
+    """Derive now what the first question on ``graph`` would: the view of its records, the
+    index of their sections, their vectors (kept in the store) and the words naming each
+    team. A server calls it before taking requests so that its first asker does not wait
+    for it (seconds at 5,000 records, a minute at 50,000). Returns the number of records."""
+    from decisis.adr.answer.question import folder_words
+    from decisis.adr.passages import passage_index
+    from decisis.adr.vectors import record_matrix
+
+    view = view_of(graph)
+    if view.records:
+        passage_index(view)
+        folder_words(view)
+        record_matrix(view, graph)
+    return len(view.records)

@@ -1,0 +1,133 @@
+"""Every knob of answering in one frozen value, each with what it does and what chose it.
+
+Answering reads a question, scores the records it may start from by a weighted sum of
+features (``decisis.adr.answer.features``), walks from the best to what stands, and abstains
+when one calibrated score says the best start does not answer it. The weights, the
+abstention model and its threshold are fitted by ``decisis.evaluation.fit`` with one corpus
+held out at a time (leave-one-corpus-out over the five development corpora of
+``bench/suite.toml``); the defaults below are the fit on all five, and each says so.
+
+Tests and tuners change a setting with ``dataclasses.replace(DEFAULT_SETTINGS, …)``; nothing
+here is a module global that code overwrites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+__all__ = ["DEFAULT_SETTINGS", "FEATURES", "GATE_FEATURES", "AnswerSettings"]
+
+# What a start is scored by, in the order of ``AnswerSettings.weights``
+# (``decisis.adr.answer.features`` computes them).
+FEATURES = (
+    "lexical",  # BM25 of the whole record over weighted fields, relative to the best record
+    "passage",  # BM25 of the record's best section, relative to the best section
+    "title",  # share of the question's distinctive weight the record's title holds
+    "title_cosine",  # the question's cosine with the record's title alone
+    "coverage",  # share of the question's distinctive (IDF) weight the record holds
+    "subject",  # share of the question's subject (its rarest known words) the record holds
+    "cosine",  # the question's cosine with the record's vector (default embedder)
+    "sentence",  # the cosine of the record's sentence closest to the question
+    "team",  # 1 when the question names the record's team (its folder), else 0
+    "remembered",  # 1 when a corrected question nearly the same resolved to this record
+)
+# What the abstention model reads of the best start, in the order of ``abstain_weights``.
+GATE_FEATURES = (
+    "score",  # the best start's score, relative to the most a start can score
+    "margin",  # its lead over the second start, on the same scale
+    "coverage",
+    "subject",
+    "cosine",  # the best start's cosine, or that of where its walk ends when closer
+    "sentence",
+)
+
+
+@dataclass(frozen=True)
+class AnswerSettings:
+    """How answering scores starts and decides to abstain. Frozen: change with ``replace``."""
+
+    weights: tuple[float, ...] = (1.0, 0.1, 0.25, 0.0, 0.5, 0.25, 0.0, 0.5, 0.5, 2.0)
+    """Weight of each of ``FEATURES`` in a start's score. Fitted by coordinate ascent on the
+    share of questions whose best start walks to a right answer (``decisis.evaluation.fit``);
+    the default is the fit on the five corpora of ``bench/suite.toml``."""
+
+    abstain_weights: tuple[float, ...] = (0.5401, 4.6416, 2.1492, 0.0, 4.8369, 3.4777)
+    """Logistic weights of ``GATE_FEATURES``: the probability that the best start answers
+    the question is ``sigmoid(abstain_bias + abstain_weights · gate features)``. Fitted by
+    logistic regression on whether the best start was right (``decisis.evaluation.fit``)."""
+
+    abstain_bias: float = -5.9395
+    """The logistic model's intercept (see ``abstain_weights``)."""
+
+    abstain_below: float = 0.5
+    """Abstain when the probability is below this. Chosen with the model, as the value that
+    answers most questions right on the fitting corpora."""
+
+    depth: int = 20
+    """How many records of each ranking (terms, vectors, full text) become candidates. Not
+    fitted: the right start is within the first 20 for every development question that has
+    one."""
+
+    subject_terms: int = 3
+    """A question's subject is its this-many rarest words the records know. Kept from the
+    engine before (three question files, topics held out)."""
+
+    question_match: float = 0.6
+    """A corrected question vouches for its record only when the two questions each hold at
+    least this share of the other's distinctive weight."""
+
+    question_cosine: float = 0.8
+    """... and their cosine (default embedder) is at least this: nearly the same question.
+    Paraphrases of the development set reach 0.25-0.72 with each other, questions on other
+    topics up to 0.77."""
+
+    checks: tuple[str, ...] = ("named", "team", "forgotten", "scope", "form")
+    """The named checks on the question's form, in order (``decisis.adr.answer.checks``);
+    each has its measured effect in docs/benchmarks.md. Removing one turns it off."""
+
+    fitted_on: str = (
+        "bench/suite.toml: cloud-platform, govuk-aws, hydra, mc-review, modernisation-platform"
+    )
+    """Which corpora chose these values (the fit writes it). The defaults are the fit on all
+    five development corpora (``python -m decisis.evaluation.fit bench/suite.toml``), learning
+    off; figures called held out come from ``decisis eval --suite … --loco``, which refits
+    with each corpus left out."""
+
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    """Anything a caller wants kept with the settings (the fit's figures); never read here."""
+
+    def __post_init__(self) -> None:
+        from decisis.errors import InvalidInput
+
+        if len(self.weights) != len(FEATURES):
+            raise InvalidInput("weights", f"{len(self.weights)} given", f"{len(FEATURES)} numbers")
+        if len(self.abstain_weights) != len(GATE_FEATURES):
+            raise InvalidInput(
+                "abstain_weights", f"{len(self.abstain_weights)} given", f"{len(GATE_FEATURES)}"
+            )
+        if not 0.0 <= self.abstain_below <= 1.0:
+            raise InvalidInput("abstain_below", f"{self.abstain_below}", "a number in [0, 1]")
+
+    def weight(self, feature: str) -> float:
+        return self.weights[FEATURES.index(feature)]
+
+    def with_weights(self, **changes: float) -> AnswerSettings:
+        """These settings with some feature weights changed by name."""
+        unknown = set(changes) - set(FEATURES)
+        if unknown:
+            from decisis.errors import InvalidInput
+
+            raise InvalidInput("weights", f"unknown {sorted(unknown)}", ", ".join(FEATURES))
+        weights = tuple(changes.get(n, w) for n, w in zip(FEATURES, self.weights, strict=True))
+        return replace(self, weights=weights)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        out["weights"] = dict(zip(FEATURES, self.weights, strict=True))
+        out["abstain_weights"] = dict(zip(GATE_FEATURES, self.abstain_weights, strict=True))
+        out["checks"] = list(self.checks)
+        return out
+
+
+DEFAULT_SETTINGS = AnswerSettings()
