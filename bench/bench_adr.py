@@ -36,9 +36,9 @@ from synthetic_adrs import Corpus, generate, questions, write_corpus
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.corrections import correct
-from decisis.adr.ingest import ingest
-from decisis.adr.view import view_of
+from decisis.adr.learn.corrections import correct
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 from decisis.evaluation import load_questions
 from decisis.evaluation.systems import FullTextTop
 from decisis.graph import Graph

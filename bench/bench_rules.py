@@ -19,8 +19,8 @@ from pathlib import Path
 from bench_core_common import machine_line, print_table
 from synthetic_adrs import Corpus, write_corpus
 
-from decisis.adr.reader import read_folder
-from decisis.adr.rules import RuleContext, rules
+from decisis.adr.link.rules import RuleContext, rules
+from decisis.adr.read.reader import read_folder
 
 
 def replaced_pairs(corpus: Corpus) -> set[tuple[str, str]]:

@@ -22,7 +22,7 @@ from bench_core_common import interleave, machine_line, ms, print_table, stats
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the servers are started as the web tests start them

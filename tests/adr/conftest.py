@@ -9,7 +9,7 @@ import pytest
 
 import decisis
 from decisis.adr.answer import Answer, ask
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "adr-corpus"
 
@@ -72,7 +72,7 @@ def best_start(graph: decisis.Graph, question: str, settings: object | None = No
     """Where ``question`` starts on ``graph`` (the best start after the checks on its form)."""
     from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings, consider
     from decisis.adr.answer.engine import order
-    from decisis.adr.view import view_of
+    from decisis.adr.link.view import view_of
 
     chosen = settings if isinstance(settings, AnswerSettings) else DEFAULT_SETTINGS
     ordered = order(consider(graph, view_of(graph), question, chosen), chosen)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from decisis.adr.amounts import KINDS, asked_for
 from decisis.adr.answer import Answer
+from decisis.adr.answer.amounts import KINDS, asked_for
 
 WriteFn = Callable[[str, str | bytes], Path]
 AskFn = Callable[..., list[Answer]]

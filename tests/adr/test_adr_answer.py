@@ -13,10 +13,10 @@ import decisis
 from decisis.adr.answer import DEFAULT_SETTINGS, Answer, ask, prepare
 from decisis.adr.answer.features import Candidates
 from decisis.adr.answer.settings import FEATURES, GATE_FEATURES
-from decisis.adr.corrections import correct, undo
-from decisis.adr.ingest import ingest
-from decisis.adr.learned import learned
-from decisis.adr.view import view_of
+from decisis.adr.learn.corrections import correct, undo
+from decisis.adr.learn.learned import learned
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 from tests.adr.conftest import best_start
 
 WriteFn = Callable[[str, str | bytes], Path]
@@ -89,7 +89,7 @@ def test_a_question_in_words_only_a_corrected_question_used_is_answered_by_it(
 
 
 def test_a_record_corrected_as_standing_rejects_candidates_replacing_it(corpus: Path) -> None:
-    from decisis.adr.view import view_of
+    from decisis.adr.link.view import view_of
     from decisis.model import LinkState
 
     with decisis.open("memory://") as g:
@@ -213,7 +213,7 @@ def test_a_question_close_to_one_sentence_of_a_record_far_from_it_is_answered(
 ) -> None:
     """The policy-agent record as a whole is far from a question about hostnames in
     ingresses; its sentence on what was needed first is not."""
-    from decisis.adr.why import SENTENCE_SHOWN, why_lines
+    from decisis.adr.answer.why import SENTENCE_SHOWN, why_lines
 
     question = "What stops two teams from using one hostname in their ingresses?"
     answer = ask(graph, question)
@@ -297,7 +297,7 @@ def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
     assert 'It replaced part of cloud-platform:022 "EKS"' in scaling.text
     assert ask(graph, SCALING).answer == "cloud-platform:047"
     assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:022"
-    from decisis.adr import walk
+    from decisis.adr.answer import walk
 
     monkeypatch.setattr(walk, "PARTIAL_RELEVANCE_MIN", walk.RELEVANCE_MIN)  # as whole records
     assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:047"
@@ -330,7 +330,7 @@ def test_a_record_closer_in_meaning_answers_for_the_part_it_took_over(
 def test_a_question_is_about_the_part_by_words_or_by_meaning(
     match: float, meaning: dict[str, float], about: bool
 ) -> None:
-    from decisis.adr.walk import _about_the_part
+    from decisis.adr.answer.walk import _about_the_part
 
     assert _about_the_part(match, meaning, "old", "new") is about
 
@@ -365,8 +365,8 @@ def test_a_correction_to_another_teams_record_proposes_no_link(
 ) -> None:
     """The question starts at the Modernisation Platform's ECR record, which shares words
     with the Cloud Platform's: still, one team's record does not replace another's."""
-    from decisis.adr.corrections import related
-    from decisis.adr.view import view_of
+    from decisis.adr.learn.corrections import related
+    from decisis.adr.link.view import view_of
 
     question = (
         "Can the Modernisation Platform keep pushing our Docker images to Docker Hub from our"
@@ -385,7 +385,7 @@ def test_a_correction_to_another_teams_record_proposes_no_link(
 def test_tokens_are_counted_only_when_asked_for(graph: decisis.Graph) -> None:
     """Loading the tokenizer's tables costs about half a second: a command that prints
     only the answer's text must not pay it."""
-    from decisis.adr.tokens import _encoder, count_tokens
+    from decisis.adr.answer.tokens import _encoder, count_tokens
 
     for question in ("Do we use Concourse for our pipelines?", "Who cleans the office fridge?"):
         _encoder.cache_clear()
@@ -489,7 +489,7 @@ def test_a_record_whose_title_replaces_an_earlier_ones_subject_stands_for_it(
 
 
 def test_prepare_derives_what_the_first_question_would(tmp_path: Path, corpus: Path) -> None:
-    from decisis.adr.passages import passage_index
+    from decisis.adr.answer.passages import passage_index
 
     with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
         assert prepare(g) == 0  # nothing ingested: nothing to derive
@@ -527,7 +527,7 @@ def test_a_question_naming_what_a_later_record_replaced_walks_to_it(
     assert answer.chain == ["cloud-platform:033", "cloud-platform:040"]
     # the answer says why it walked: for --json readers and in --why's words
     assert answer.replaced[0]["named"] == ["manager cluster"]
-    from decisis.adr.why import why_lines
+    from decisis.adr.answer.why import why_lines
 
     assert why_lines(answer)[-1].endswith('(the question names "manager cluster")')
 
@@ -543,7 +543,7 @@ def test_learned_says_which_links_are_partial_and_what_they_name(graph: decisis.
 
 
 def test_named_subjects_stand_in_for_the_successors_match(graph: decisis.Graph) -> None:
-    from decisis.adr.walk import walk
+    from decisis.adr.answer.walk import walk
     from decisis.search.text import terms
 
     view = view_of(graph)
@@ -560,7 +560,7 @@ def test_named_subjects_stand_in_for_the_successors_match(graph: decisis.Graph) 
 )
 def test_named_metadata_of_any_shape_is_read_safely(named: object) -> None:
     """Edge metadata is anybody's JSON: only a list of strings names subjects."""
-    from decisis.adr.walk import named_subjects, names_asked
+    from decisis.adr.answer.walk import named_subjects, names_asked
     from decisis.model import Edge, EdgeType, new_id
 
     edge = Edge(

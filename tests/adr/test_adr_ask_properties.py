@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 from decisis.errors import InvalidInput
 
 PIECES = st.sampled_from(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from decisis.adr.answer import Answer
-from decisis.adr.choices import choices, names_a_choice
+from decisis.adr.answer.choices import choices, names_a_choice
 from decisis.search.terms import TermIndex
 
 WriteFn = Callable[[str, str | bytes], Path]

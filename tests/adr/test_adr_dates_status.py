@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from decisis.adr import AdrStatus, read_folder, read_record
-from decisis.adr.dates import find_date, parse_date
-from decisis.adr.status import normalise_status
+from decisis.adr.read.dates import find_date, parse_date
+from decisis.adr.read.status import normalise_status
 
 WriteFn = Callable[[str, str | bytes], Path]
 

@@ -8,9 +8,9 @@ import pytest
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.excerpt import excerpt, passages
-from decisis.adr.ingest import ingest
-from decisis.adr.view import view_of
+from decisis.adr.answer.excerpt import excerpt, passages
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 
 HOSTING = """# 1. AWS hosting region
 

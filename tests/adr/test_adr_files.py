@@ -10,8 +10,8 @@ import pytest
 
 import decisis
 from decisis.adr import MAX_RECORD_BYTES, NotARecord, read_folder, read_record
-from decisis.adr.ingest import ingest
-from decisis.adr.keys import build_index, file_date, file_key, number_in_name
+from decisis.adr.link.ingest import ingest
+from decisis.adr.read.keys import build_index, file_date, file_key, number_in_name
 from decisis.errors import InvalidInput
 
 WriteFn = Callable[[str, str | bytes], Path]

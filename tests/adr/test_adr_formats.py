@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from decisis.adr import AdrStatus, read_folder, read_record
-from decisis.adr.formats import AdrFormat, Fields, formats, register, unregister
-from decisis.adr.markdown import MarkdownDoc
+from decisis.adr.read.formats import AdrFormat, Fields, formats, register, unregister
+from decisis.adr.read.markdown import MarkdownDoc
 from decisis.errors import InvalidInput
 
 WriteFn = Callable[[str, str | bytes], Path]

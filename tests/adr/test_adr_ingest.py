@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import decisis
-from decisis.adr.ingest import adr_links, ingest, record_nodes
+from decisis.adr.link.ingest import adr_links, ingest, record_nodes
 from decisis.model import LinkState, Node, NodeStatus
 from tests.stores.helpers import BACKENDS
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.ingest import ingest
-from decisis.adr.reader import read_folder
+from decisis.adr.link.ingest import ingest
+from decisis.adr.read.reader import read_folder
 
 LINES = st.sampled_from(
     [

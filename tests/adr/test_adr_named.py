@@ -1,4 +1,4 @@
-"""Questions that name a record by key or number (``decisis.adr.named``)."""
+"""Questions that name a record by key or number (``decisis.adr.answer.named``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 import decisis
 from decisis.adr.answer import Answer, ask
-from decisis.adr.named import named_records
-from decisis.adr.view import view_of
+from decisis.adr.answer.named import named_records
+from decisis.adr.link.view import view_of
 from tests.adr.conftest import WriteFn
 
 

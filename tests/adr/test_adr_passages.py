@@ -1,5 +1,5 @@
 """A record's sections as passages: a record that decides many things is also scored by the
-section a question is about (``decisis.adr.passages``, the ``passage`` feature of
+section a question is about (``decisis.adr.answer.passages``, the ``passage`` feature of
 ``decisis.adr.answer.features``)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import decisis
 from decisis.adr.answer import DEFAULT_SETTINGS
-from decisis.adr.corrections import correct
-from decisis.adr.ingest import ingest
-from decisis.adr.passages import best_passages, passage_index
-from decisis.adr.view import view_of
+from decisis.adr.answer.passages import best_passages, passage_index
+from decisis.adr.learn.corrections import correct
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 from tests.adr.conftest import WriteFn, best_start
 
 TOPICS = ("networking", "authentication", "logging")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from decisis.adr import read_folder
-from decisis.adr.rules import propose_links
+from decisis.adr.link.rules import propose_links
 from decisis.model import LinkState
 
 WriteFn = Callable[[str, str | bytes], Path]
@@ -151,7 +151,7 @@ def test_names_replaced_reads_sentences_that_replace_what_they_name(
     write("021-build-plugins.md", _record(21, "Build plugins", "2020-01-01", passed_over))
     write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", named))
     assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
-    # the link says what it replaced, so a question naming it walks there (decisis.adr.walk)
+    # the link says what it replaced, so a question naming it walks there (decisis.adr.answer.walk)
     found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
     assert {p.named for p in found} == {("jenkin",)}
 
@@ -339,7 +339,7 @@ def test_a_record_citing_one_it_replaces_in_part_links_to_that_part(
     write: WriteFn, team: Path, sentence: str, partial: bool
 ) -> None:
     """ "In part supersedes 0003": the older record's other decisions still stand, so the
-    link speaks only for questions about the part (``decisis.adr.walk``). Said outright, the
+    link speaks only for questions about the part (``decisis.adr.answer.walk``). Said outright, the
     replacement is stated, not a candidate."""
     write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
     write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from decisis.adr.records import AdrRecord, AdrStatus
-from decisis.adr.rules import RuleContext
+from decisis.adr.link.rules import RuleContext
+from decisis.adr.read.records import AdrRecord, AdrStatus
 
 
 def _record(folder: str, name: str, number: int | None, date: dt.date | None) -> AdrRecord:

@@ -8,8 +8,8 @@ import pytest
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.ingest import ingest
-from decisis.adr.scope import excluded_terms, sentence_exclusions
+from decisis.adr.answer.scope import excluded_terms, sentence_exclusions
+from decisis.adr.link.ingest import ingest
 
 NETWORK = (
     "# 3. Network layout\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n"

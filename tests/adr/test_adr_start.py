@@ -9,8 +9,8 @@ import pytest
 import decisis
 from decisis.adr.answer import ask
 from decisis.adr.answer.question import folder_words, parse_question
-from decisis.adr.ingest import ingest
-from decisis.adr.view import view_of
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 from tests.adr.conftest import best_start
 
 
@@ -54,7 +54,7 @@ def test_out_of_scope_questions_abstain_on_the_corpus(corpus: Path) -> None:
 
 
 def test_a_correction_credits_the_stated_link_not_rules_beside_it(tmp_path: Path) -> None:
-    from decisis.adr.corrections import correct
+    from decisis.adr.learn.corrections import correct
     from decisis.model import LinkState
 
     team = tmp_path / "team"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from decisis.adr.summary import (
+from decisis.adr.read.summary import (
     says_what_was_chosen,
     states_a_decision,
     summarise,

@@ -1,10 +1,10 @@
-"""What a title says gives way (``decisis.adr.titles``)."""
+"""What a title says gives way (``decisis.adr.read.titles``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from decisis.adr.titles import replaced_in_title
+from decisis.adr.read.titles import replaced_in_title
 
 
 @pytest.mark.parametrize(

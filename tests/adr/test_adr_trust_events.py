@@ -12,11 +12,11 @@ import pytest
 
 import decisis
 from decisis.adr.answer import DEFAULT_SETTINGS, consider, decide
-from decisis.adr.corrections import correct, undo
-from decisis.adr.ingest import ingest
-from decisis.adr.learned import learned
-from decisis.adr.trust import rule_trust
-from decisis.adr.view import view_of
+from decisis.adr.learn.corrections import correct, undo
+from decisis.adr.learn.learned import learned
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.trust import rule_trust
+from decisis.adr.link.view import view_of
 from decisis.evaluation import load_questions
 from decisis.graph import Graph
 from decisis.model import EdgeType, Event, EventDraft, EventKind, LinkState
@@ -135,7 +135,7 @@ def test_walking_the_store_region_answers_as_the_whole_view(corpus: Path) -> Non
 
 
 def test_the_region_holds_the_links_a_walk_may_take(corpus: Path) -> None:
-    from decisis.adr.walk import WALK_THRESHOLD, region
+    from decisis.adr.answer.walk import WALK_THRESHOLD, region
 
     with decisis.open("memory://") as graph:
         ingest(graph, corpus)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import decisis
-from decisis.adr import vectors
-from decisis.adr.ingest import ingest
-from decisis.adr.view import view_of
+from decisis.adr.answer import vectors
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 from decisis.search.embedding import get_embedder
 
 RECORD = (

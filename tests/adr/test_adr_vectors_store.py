@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 
 import decisis
-from decisis.adr import vectors
-from decisis.adr.ingest import ingest
-from decisis.adr.view import build_view
+from decisis.adr.answer import vectors
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import build_view
 from decisis.graph import Graph
 from decisis.model import utc_now
 from decisis.search.embedding import get_embedder

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from decisis.adr.vectors import _cosines, _top
+from decisis.adr.answer.vectors import _cosines, _top
 
 
 def _sorted_top(scores: np.ndarray, limit: int) -> list[int]:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.corrections import correct, undo
-from decisis.adr.ingest import ingest
-from decisis.adr.view import AdrView, build_view
+from decisis.adr.learn.corrections import correct, undo
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import AdrView, build_view
 from decisis.search.terms import TermIndex
 from tests.stores.postgres.server import drop_schema, new_schema, schema_url
 

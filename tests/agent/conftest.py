@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 from decisis.agent import Toolbox
 
 JENKINS = (

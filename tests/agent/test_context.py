@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import decisis
-from decisis.adr.tokens import count_tokens
+from decisis.adr.answer.tokens import count_tokens
 from decisis.agent import Recorder, build_context
 
 

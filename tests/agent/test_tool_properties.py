@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import decisis
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 from decisis.agent import TOOLS, Toolbox
 from tests.agent.conftest import write_adrs
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.ingest import ingest
-from decisis.adr.view import view_of
+from decisis.adr.link.ingest import ingest
+from decisis.adr.link.view import view_of
 from decisis.evaluation import load_questions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from decisis.adr import fit_settings as fit
+from decisis.adr import held_out_right, leave_one_out
 from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings
 from decisis.adr.answer.settings import FEATURES, GATE_FEATURES
 from decisis.errors import InvalidInput
-from decisis.evaluation.fit import cases_of, fit, held_out_right, leave_one_out
+from decisis.evaluation.fit import cases_of
 from decisis.evaluation.suite import load_suite
 
 RECORD = "# {n}. {title}\n\nDate: 2021-0{n}-01\n\n## Status\n\n{status}\n\n## Decision\n\n{text}\n"
@@ -81,7 +83,7 @@ def test_a_fit_never_does_worse_on_its_own_cases_than_where_it_started(tmp_path:
     cases = cases_of(load_suite(_suite(tmp_path)))
     fitted = fit(cases)
     assert fitted.extra["questions"] == len(cases)
-    from decisis.evaluation.fit import _right_with_gate
+    from decisis.adr.answer.fit import _right_with_gate
 
     assert _right_with_gate(cases, fitted) >= _right_with_gate(cases, DEFAULT_SETTINGS)
 

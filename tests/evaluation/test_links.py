@@ -8,14 +8,10 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.ingest import ingest
+from decisis.adr import BelievedLink, believed_links
+from decisis.adr.link.ingest import ingest
 from decisis.errors import InvalidInput
-from decisis.evaluation.links import (
-    BelievedLink,
-    believed_links,
-    load_truth,
-    score_links,
-)
+from decisis.evaluation.links import load_truth, score_links
 
 RECORD = "# {n}. {title}\n\nDate: 2021-0{n}-01\n\n## Status\n\n{status}\n\n## Decision\n\n{text}\n"
 

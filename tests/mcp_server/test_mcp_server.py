@@ -19,7 +19,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import CallToolResult, TextContent, TextResourceContents
 
 import decisis
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 from decisis.agent import TOOLS
 from tests.agent.conftest import write_adrs
 from tests.servers import running

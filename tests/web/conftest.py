@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import decisis
-from decisis.adr.ingest import ingest
+from decisis.adr.link.ingest import ingest
 from tests.agent.conftest import write_adrs
 from tests.servers import running
 

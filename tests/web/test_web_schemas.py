@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 import decisis
 from decisis.adr.answer import ask
-from decisis.adr.corrections import correct, undo
-from decisis.adr.ingest import ingest
-from decisis.adr.learned import learned
+from decisis.adr.learn.corrections import correct, undo
+from decisis.adr.learn.learned import learned
+from decisis.adr.link.ingest import ingest
 from decisis.agent import TOOLS
 from decisis.evaluation import load_questions
 from decisis.forms import (

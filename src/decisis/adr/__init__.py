@@ -1,33 +1,134 @@
-"""Architecture decision records: reading ADR folders (this part), and later the links between
-records, answers that stand and learning from corrections.
+"""Architecture decision records: "what do we do about X today?".
 
-The reading layer needs the standard library only and knows nothing of stores or the graph:
-``read_folder(path)`` gives a :class:`ReadResult` of :class:`AdrRecord` values and the
-:class:`ReadProblem` files it skipped; ``read_record(path, folder_key)`` reads one file.
-Formats (Nygard/adr-tools, MADR, log4brains, and a team's own through
-:func:`decisis.adr.formats.register`) live in :mod:`decisis.adr.formats`.
+Four stages, imports one way: ``read`` (files into records) -> ``link`` (which record replaced
+which, into the graph) -> ``answer`` (the record that stands for a question) -> ``learn``
+(corrections). This module is their face, and all that the front doors, ``agent`` and
+``evaluation`` import::
+
+    from decisis.adr import ingest, ask, correct, undo, learned, prepare, AnswerSettings
+
+Names are loaded on first use, so importing the face costs nothing until a stage is needed.
 """
 
 from __future__ import annotations
 
-from decisis.adr.reader import NotARecord, read_folder, read_record
-from decisis.adr.records import (
-    MAX_RECORD_BYTES,
-    AdrRecord,
-    AdrStatus,
-    Link,
-    ReadProblem,
-    ReadResult,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decisis.adr.answer import (
+        DEFAULT_SETTINGS,
+        MAX_QUESTION_CHARS,
+        Answer,
+        AnswerSettings,
+        ask,
+        check_question,
+        prepare,
+    )
+    from decisis.adr.answer.believed import BelievedLink, believed_links
+    from decisis.adr.answer.fit import FitCase, Labelled, fit_case, held_out_right, leave_one_out
+    from decisis.adr.answer.fit import fit as fit_settings
+    from decisis.adr.answer.tokens import count_tokens
+    from decisis.adr.answer.vectors import closest_records
+    from decisis.adr.answer.why import why_lines
+    from decisis.adr.learn.corrections import Correction, correct, undo
+    from decisis.adr.learn.learned import learned
+    from decisis.adr.link.ingest import IngestReport, ingest
+    from decisis.adr.link.view import AdrView, view_of
+    from decisis.adr.read import (
+        MAX_RECORD_BYTES,
+        AdrRecord,
+        AdrStatus,
+        Link,
+        NotARecord,
+        ReadProblem,
+        ReadResult,
+        read_folder,
+        read_record,
+    )
+
+_WHERE = {
+    "DEFAULT_SETTINGS": "decisis.adr.answer",
+    "MAX_QUESTION_CHARS": "decisis.adr.answer",
+    "Answer": "decisis.adr.answer",
+    "AnswerSettings": "decisis.adr.answer",
+    "ask": "decisis.adr.answer",
+    "check_question": "decisis.adr.answer",
+    "prepare": "decisis.adr.answer",
+    "Correction": "decisis.adr.learn.corrections",
+    "correct": "decisis.adr.learn.corrections",
+    "undo": "decisis.adr.learn.corrections",
+    "learned": "decisis.adr.learn.learned",
+    "BelievedLink": "decisis.adr.answer.believed",
+    "FitCase": "decisis.adr.answer.fit",
+    "Labelled": "decisis.adr.answer.fit",
+    "fit_case": "decisis.adr.answer.fit",
+    "fit_settings": "decisis.adr.answer.fit:fit",
+    "held_out_right": "decisis.adr.answer.fit",
+    "leave_one_out": "decisis.adr.answer.fit",
+    "count_tokens": "decisis.adr.answer.tokens",
+    "closest_records": "decisis.adr.answer.vectors",
+    "why_lines": "decisis.adr.answer.why",
+    "AdrView": "decisis.adr.link.view",
+    "view_of": "decisis.adr.link.view",
+    "believed_links": "decisis.adr.answer.believed",
+    "IngestReport": "decisis.adr.link.ingest",
+    "ingest": "decisis.adr.link.ingest",
+    "MAX_RECORD_BYTES": "decisis.adr.read",
+    "AdrRecord": "decisis.adr.read",
+    "AdrStatus": "decisis.adr.read",
+    "Link": "decisis.adr.read",
+    "NotARecord": "decisis.adr.read",
+    "ReadProblem": "decisis.adr.read",
+    "ReadResult": "decisis.adr.read",
+    "read_folder": "decisis.adr.read",
+    "read_record": "decisis.adr.read",
+}
 
 __all__ = [
+    "DEFAULT_SETTINGS",
+    "MAX_QUESTION_CHARS",
     "MAX_RECORD_BYTES",
     "AdrRecord",
     "AdrStatus",
+    "AdrView",
+    "Answer",
+    "AnswerSettings",
+    "BelievedLink",
+    "Correction",
+    "FitCase",
+    "IngestReport",
+    "Labelled",
     "Link",
     "NotARecord",
     "ReadProblem",
     "ReadResult",
+    "ask",
+    "believed_links",
+    "check_question",
+    "closest_records",
+    "correct",
+    "count_tokens",
+    "fit_case",
+    "fit_settings",
+    "held_out_right",
+    "ingest",
+    "learned",
+    "leave_one_out",
+    "prepare",
     "read_folder",
     "read_record",
+    "undo",
+    "view_of",
+    "why_lines",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'decisis.adr' has no attribute {name!r}")
+    module, _, attribute = where.partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
+    globals()[name] = value
+    return value

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from decisis.adr.tokens import count_tokens
+from decisis.adr import count_tokens
 from decisis.agent.handlers import RUN_KIND, agent_decisions, short_ids
 from decisis.graph import GoalTree, Graph
 from decisis.model import EdgeType, Node

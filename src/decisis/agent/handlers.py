@@ -155,7 +155,7 @@ def supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]:
 
 def current_decision(graph: Graph, args: CurrentDecision) -> dict[str, Any]:
     """The record that stands on a question (ADR answering), or an abstention."""
-    from decisis.adr.answer import ask
+    from decisis.adr import ask
 
     answer = ask(graph, args.question)
     return {
@@ -176,7 +176,7 @@ def find_decisions(graph: Graph, args: FindDecisions) -> dict[str, Any]:
 
 def _record_key(graph: Graph, ref: str) -> str:
     """The ADR record key for a key, a node id or a prefix of one."""
-    from decisis.adr.view import view_of
+    from decisis.adr import view_of
 
     view = view_of(graph)
     if ref in view.records:
@@ -190,7 +190,7 @@ def _record_key(graph: Graph, ref: str) -> str:
 
 def correct_decision(graph: Graph, args: CorrectDecision) -> dict[str, Any]:
     """Teach the answering which record answers a question (or that none does)."""
-    from decisis.adr.corrections import correct
+    from decisis.adr import correct
 
     ref = args.correct_decision_id
     key = _record_key(graph, ref) if ref else None

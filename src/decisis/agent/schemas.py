@@ -11,7 +11,7 @@ from typing import Any, Literal, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from decisis.adr.answer import MAX_QUESTION_CHARS
+from decisis.adr import MAX_QUESTION_CHARS
 
 __all__ = [
     "QUERY_KINDS",

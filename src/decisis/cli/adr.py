@@ -18,7 +18,7 @@ def ingest(
     folders: Annotated[list[Path], typer.Argument(help="ADR folders, or folders of them.")],
 ) -> None:
     """Read ADR folders into the graph; re-running adds events only for changed records."""
-    from decisis.adr.ingest import ingest as run
+    from decisis.adr import ingest as run
 
     state = get_state(ctx)
     report = run(state.graph, *folders)
@@ -49,8 +49,8 @@ def ask(
     ] = False,
 ) -> None:
     """What do we do about X today? The record that stands and what it replaced."""
-    from decisis.adr.answer import ask as run
-    from decisis.adr.why import why_lines
+    from decisis.adr import ask as run
+    from decisis.adr import why_lines
 
     state = get_state(ctx)
     answer = run(state.graph, question)
@@ -74,7 +74,7 @@ def correct(
     undo: Annotated[bool, typer.Option("--undo", help="Reverse the latest correction.")] = False,
 ) -> None:
     """Teach the right answer to a question (or 'none'); --undo reverses it."""
-    from decisis.adr import corrections
+    from decisis import adr as corrections
 
     state = get_state(ctx)
     if undo:
@@ -99,7 +99,7 @@ def correct(
 
 def learned(ctx: typer.Context) -> None:
     """Every inferred link: its trust, the rule that proposed it, the correction that moved it."""
-    from decisis.adr.learned import learned as run
+    from decisis.adr import learned as run
     from decisis.search.text import as_written
 
     state = get_state(ctx)

@@ -113,8 +113,7 @@ def _fresh_graph_name(url: str) -> str:
 
 def _emit_json(state: State, story: Story, adrs: Path) -> None:
     from decisis import forms
-    from decisis.adr.answer import ask
-    from decisis.adr.ingest import ingest
+    from decisis.adr import ask, ingest
     from decisis.cli import jsonout
 
     graph = state.graph

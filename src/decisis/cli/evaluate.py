@@ -15,7 +15,7 @@ from decisis.cli.state import get_state
 from decisis.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from decisis.adr.answer import AnswerSettings
+    from decisis.adr import AnswerSettings
     from decisis.evaluation.links import LinkReport
     from decisis.evaluation.run import Outcome
 
@@ -50,8 +50,8 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def _links(corpus: Sequence[Path], truth: Sequence[Path]) -> LinkReport:
-    from decisis.adr.ingest import ingest
-    from decisis.evaluation.links import believed_links, load_truth, score_links
+    from decisis.adr import believed_links, ingest
+    from decisis.evaluation.links import load_truth, score_links
     from decisis.graph import open as open_graph
 
     graph = open_graph("memory://")
@@ -171,7 +171,8 @@ def eval_(
     link_report: LinkReport | None = None
     fitted: dict[str, AnswerSettings] | None = None
     if loco and suite is not None:
-        from decisis.evaluation.fit import cases_of, leave_one_out
+        from decisis.adr import leave_one_out
+        from decisis.evaluation.fit import cases_of
 
         with _progress("reading the questions") as tick:
             cases = cases_of(load_suite(suite), progress=tick)

@@ -25,7 +25,7 @@ def serve(
 
     Needs the web extra: pip install 'decisis\\[web]'.
     """
-    from decisis.adr.answer import prepare
+    from decisis.adr import prepare
     from decisis.binding import check_bind
     from decisis.web import serve as run
 

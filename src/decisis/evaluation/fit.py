@@ -1,285 +1,56 @@
-"""Fit the answer settings on question sets, and hold one corpus out at a time.
+"""Fit the answer settings on a suite of corpora, one corpus held out at a time.
 
-For each question of the fitting corpora the candidates and their features are worked out
-once (``decisis.adr.answer.consider``); a setting is then scored by running answering's own
-steps on them (``order``, ``walk_from``, ``gate_values``), so a fit is minutes, not hours:
-
-1. the feature weights, by coordinate ascent on the share of answerable questions whose
-   best start walks to a right answer (the lexical weight is fixed at 1: only ratios rank);
-2. the abstention model, by logistic regression of "the best start was right" on its gate
-   features, over every question (out-of-scope ones are the negatives they should be);
-3. its threshold, as the value that answers most questions right.
-
-``leave_one_out`` fits on every group but one and gives the settings for that one: a figure
-measured with them on the group held out is a held-out figure for that group.
+``python -m decisis.evaluation.fit bench/suite.toml`` prints, for each corpus, its share of
+right answers (learning off) under the settings fitted on the others, and the settings
+fitted on all of them (the shipped defaults are that). The fitting itself is
+``decisis.adr.fit_settings`` (``decisis.adr.answer.fit``).
 """
 
 from __future__ import annotations
 
-import math
+import argparse
+import json
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings, consider
-from decisis.adr.answer.checks import form_unmet
-from decisis.adr.answer.engine import order, walk_from
-from decisis.adr.answer.features import Candidates
-from decisis.adr.answer.gate import gate_values, probability
-from decisis.adr.answer.settings import FEATURES
-from decisis.adr.ingest import ingest
-from decisis.adr.view import AdrView, view_of
-from decisis.evaluation.questions import Question, score
-from decisis.evaluation.suite import Suite
+from decisis.adr import (
+    DEFAULT_SETTINGS,
+    AnswerSettings,
+    FitCase,
+    Labelled,
+    fit_case,
+    fit_settings,
+    held_out_right,
+    ingest,
+    leave_one_out,
+)
+from decisis.evaluation.suite import Suite, load_suite
 from decisis.graph import open as open_graph
 
-__all__ = ["Case", "cases_of", "fit", "leave_one_out"]
-
-WEIGHT_GRID = (0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
-THRESHOLDS = tuple(i / 40 for i in range(1, 40))
-ROUNDS = 4
-FIXED = "lexical"  # the scale: only the ratios of the weights rank starts
-# Not fitted: with learning off no question is remembered, so the fit cannot see this weight;
-# it stays what the settings say (a remembered question outranks any words' match).
-UNFITTED = frozenset({FIXED, "remembered"})
-
-
-@dataclass
-class Case:
-    """One question of a fitting set, with its candidates and what each start walks to."""
-
-    group: str
-    question: Question
-    view: AdrView
-    found: Candidates
-    ends: dict[tuple[str, str | None], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    unmet: dict[str, str | None] = field(default_factory=dict)
-
-    def end(self, start: str, vouched: str | None) -> tuple[str, tuple[str, ...]]:
-        """Where the walk from ``start`` ends, and its chain (kept: the walk does not depend
-        on weights)."""
-        found = self.ends.get((start, vouched))
-        if found is None:
-            walked = walk_from(self.view, self.found, start, vouched)
-            found = self.ends[(start, vouched)] = (walked.standing, tuple(walked.chain))
-        return found
-
-    def form(self, start: str) -> str | None:
-        if start not in self.unmet:
-            self.unmet[start] = form_unmet(self.view, self.found.question, start)
-        return self.unmet[start]
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    answer: str | None  # the key answered, before the gate (None: a check abstained)
-    gate: tuple[float, ...] | None  # the gate's values, when the gate decides
-    vouched: bool
-
-
-def _outcome(case: Case, settings: AnswerSettings) -> _Outcome:
-    ordered = order(case.found, settings)
-    if ordered.why is not None or not ordered.ranked:
-        return _Outcome(None, None, False)
-    start = ordered.ranked[0][0]
-    if "form" in settings.checks and ordered.vouched is None and case.form(start):
-        return _Outcome(None, None, False)
-    standing, chain = case.end(start, ordered.vouched)
-    if ordered.vouched is not None:
-        return _Outcome(standing, None, True)
-    values = gate_values(case.found, ordered.ranked, settings, standing, chain)
-    return _Outcome(standing, values, False)
+__all__ = ["cases_of", "main"]
 
 
 def cases_of(
     suite: Suite,
     settings: AnswerSettings = DEFAULT_SETTINGS,
     progress: Callable[[int, int], None] | None = None,
-) -> list[Case]:
+) -> list[FitCase]:
     """Every question of ``suite`` with its candidates, each corpus ingested once in memory."""
     total = sum(len(c.questions) for c in suite.corpora)
-    out: list[Case] = []
+    out: list[FitCase] = []
     for corpus in suite.corpora:
         graph = open_graph("memory://")
         ingest(graph, *corpus.records)
-        view = view_of(graph)
         for q in corpus.questions:
-            found = consider(graph, view, q.question, settings)
-            out.append(Case(corpus.group_of(q), q, view, found))
+            labelled = Labelled(q.question, q.expected, q.acceptable)
+            out.append(fit_case(graph, corpus.group_of(q), labelled, settings))
             if progress is not None:
                 progress(len(out), total)
     return out
 
 
-def _starts_right(cases: Sequence[Case], settings: AnswerSettings) -> int:
-    right = 0
-    for case in cases:
-        if case.question.expected is None:
-            continue
-        outcome = _outcome(case, settings)
-        right += outcome.answer is not None and score(case.question, outcome.answer) == "right"
-    return right
-
-
-def _fit_weights(cases: Sequence[Case], settings: AnswerSettings) -> AnswerSettings:
-    best = settings.with_weights(**{FIXED: 1.0})
-    best_right = _starts_right(cases, best)
-    for _ in range(ROUNDS):
-        moved = False
-        for name in FEATURES:
-            if name in UNFITTED:
-                continue
-            for value in WEIGHT_GRID:
-                trial = best.with_weights(**{name: value})
-                right = _starts_right(cases, trial)
-                if right > best_right:
-                    best, best_right, moved = trial, right, True
-        if not moved:
-            break
-    return best
-
-
-def _logistic(
-    rows: Sequence[tuple[float, ...]], labels: Sequence[int], l2: float = 0.1, steps: int = 50
-) -> tuple[float, tuple[float, ...]]:
-    """Intercept and weights of a logistic regression (Newton's method, L2 on the weights)."""
-    import numpy as np
-
-    x = np.hstack([np.ones((len(rows), 1)), np.array(rows, dtype=np.float64)])
-    y = np.array(labels, dtype=np.float64)
-    beta = np.zeros(x.shape[1])
-    penalty = np.full(x.shape[1], l2)
-    penalty[0] = 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ beta, -60, 60)))
-        gradient = x.T @ (p - y) + penalty * beta
-        hessian = (x.T * (p * (1 - p))) @ x + np.diag(penalty) + 1e-9 * np.eye(x.shape[1])
-        step = np.linalg.solve(hessian, gradient)
-        beta -= step
-        if float(np.abs(step).max()) < 1e-8:
-            break
-    return float(beta[0]), tuple(float(b) for b in beta[1:])
-
-
-def _monotone_logistic(
-    rows: Sequence[tuple[float, ...]], labels: Sequence[int]
-) -> tuple[float, tuple[float, ...]]:
-    """A logistic regression whose weights are all at least zero: each gate feature is
-    evidence that the start answers, never against it (a negative weight is two features
-    sharing what one says). A feature given a negative weight is left out and the rest
-    refitted, until none is."""
-    kept = list(range(len(rows[0])))
-    while True:
-        bias, weights = _logistic([tuple(r[i] for i in kept) for r in rows], labels)
-        negative = [i for i, w in zip(kept, weights, strict=True) if w < 0]
-        if not negative:
-            full = [0.0] * len(rows[0])
-            for i, w in zip(kept, weights, strict=True):
-                full[i] = w
-            return bias, tuple(full)
-        kept = [i for i in kept if i not in negative]
-        if not kept:
-            return bias, tuple(0.0 for _ in rows[0])
-
-
-def _right_with_gate(cases: Sequence[Case], settings: AnswerSettings) -> int:
-    right = 0
-    for case in cases:
-        outcome = _outcome(case, settings)
-        answer = outcome.answer
-        if (
-            outcome.gate is not None
-            and probability(outcome.gate, settings) < settings.abstain_below
-        ):
-            answer = None
-        right += score(case.question, answer) == "right"
-    return right
-
-
-def _fit_gate(cases: Sequence[Case], settings: AnswerSettings) -> AnswerSettings:
-    rows, labels = [], []
-    for case in cases:
-        outcome = _outcome(case, settings)
-        if outcome.gate is None:
-            continue
-        rows.append(outcome.gate)
-        labels.append(
-            int(
-                score(case.question, outcome.answer) == "right"
-                and case.question.expected is not None
-            )
-        )
-    if len(set(labels)) < 2:
-        return settings
-    bias, weights = _monotone_logistic(rows, labels)
-    fitted = replace(
-        settings, abstain_bias=round(bias, 4), abstain_weights=tuple(round(w, 4) for w in weights)
-    )
-    best, best_right = fitted, -1
-    for t in THRESHOLDS:
-        trial = replace(fitted, abstain_below=t)
-        right = _right_with_gate(cases, trial)
-        # ties go to the middle of the best run of thresholds, recorded below
-        if right > best_right:
-            best, best_right = trial, right
-    run = [
-        t
-        for t in THRESHOLDS
-        if _right_with_gate(cases, replace(fitted, abstain_below=t)) == best_right
-    ]
-    middle = run[len(run) // 2] if run else best.abstain_below
-    return replace(fitted, abstain_below=middle)
-
-
-def fit(
-    cases: Sequence[Case],
-    settings: AnswerSettings = DEFAULT_SETTINGS,
-    name: str = "",
-) -> AnswerSettings:
-    """Settings fitted on ``cases``: weights, then the abstention model and threshold."""
-    weighted = _fit_weights(cases, settings)
-    gated = _fit_gate(cases, weighted)
-    groups = sorted({c.group for c in cases})
-    right = _right_with_gate(cases, gated)
-    return replace(
-        gated,
-        fitted_on=name or ", ".join(groups),
-        extra={"right": right, "questions": len(cases)},
-    )
-
-
-def leave_one_out(
-    cases: Sequence[Case],
-    settings: AnswerSettings = DEFAULT_SETTINGS,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, AnswerSettings]:
-    """For each group, the settings fitted on every other group."""
-    groups = list(dict.fromkeys(c.group for c in cases))
-    out = {}
-    for i, group in enumerate(groups, start=1):
-        others = [c for c in cases if c.group != group]
-        out[group] = fit(others, settings, "all but " + group)
-        if progress is not None:
-            progress(i, len(groups))
-    return out
-
-
-def held_out_right(cases: Sequence[Case], chosen: dict[str, AnswerSettings]) -> dict[str, float]:
-    """Each group's share of right answers (learning off) under the settings chosen for it."""
-    out = {}
-    for group, settings in chosen.items():
-        mine = [c for c in cases if c.group == group]
-        out[group] = _right_with_gate(mine, settings) / len(mine) if mine else math.nan
-    return out
-
-
-def _main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a developer's tool
-    import argparse
-    import json
-    import time
-
-    from decisis.evaluation.suite import load_suite
-
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("suite", type=Path)
     args = parser.parse_args(argv)
@@ -288,10 +59,9 @@ def _main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a de
     chosen = leave_one_out(cases)
     for group, right in held_out_right(cases, chosen).items():
         print(f"{group:24s} held out {100 * right:5.1f}% right  {chosen[group].to_dict()}")
-    whole = fit(cases)
-    print("all:", json.dumps(whole.to_dict()))
+    print("all:", json.dumps(fit_settings(cases).to_dict()))
     print(f"in {time.monotonic() - began:.0f} s")
 
 
-if __name__ == "__main__":  # pragma: no cover
-    _main()
+if __name__ == "__main__":
+    main()

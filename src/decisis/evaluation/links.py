@@ -20,22 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from decisis.adr.trust import link_confidence
-from decisis.adr.view import view_of
-from decisis.adr.walk import WALK_THRESHOLD
+from decisis.adr import BelievedLink
 from decisis.errors import InvalidInput
-from decisis.graph import Graph
-from decisis.model import Edge, LinkState
 
-__all__ = [
-    "BelievedLink",
-    "LinkCounts",
-    "LinkReport",
-    "TrueLink",
-    "believed_links",
-    "load_truth",
-    "score_links",
-]
+__all__ = ["LinkCounts", "LinkReport", "TrueLink", "load_truth", "score_links"]
 
 _ALLOWED = 'a JSON list of {"key": …, "replaced_by": [{"key": …, "kind": "full"|"partial"}]}'
 
@@ -46,15 +34,6 @@ class TrueLink:
     new: str
     kind: str  # "full" or "partial"
     where: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BelievedLink:
-    old: str
-    new: str
-    belief: float
-    rules: tuple[str, ...]
-    partial: bool
 
 
 @dataclass(frozen=True)
@@ -94,32 +73,6 @@ def load_truth(paths: Iterable[str | os.PathLike[str]]) -> Truth:
                 kind = str(item.get("kind") or "full")
                 links.append(TrueLink(old, str(item["key"]), kind, str(item.get("where") or "")))
     return Truth(frozenset(keys), tuple(links))
-
-
-def believed_links(graph: Graph, threshold: float = WALK_THRESHOLD) -> list[BelievedLink]:
-    """Every (old, new) pair of records the graph's links replace with at least
-    ``threshold`` belief, strongest first."""
-    view = view_of(graph)
-    pairs: dict[tuple[str, str], list[Edge]] = {}
-    for edge in view.links:
-        old, new = view.key_of.get(edge.target), view.key_of.get(edge.source)
-        if old is not None and new is not None:
-            pairs.setdefault((old, new), []).append(edge)
-    out = []
-    for (old, new), edges in pairs.items():
-        if any(e.state is LinkState.REJECTED for e in edges):
-            continue
-        judged = any(e.state in (LinkState.STATED, LinkState.CONFIRMED) for e in edges)
-        doubt = 1.0
-        for edge in edges:
-            doubt *= 1.0 - link_confidence(edge, view.trust)
-        belief = 1.0 if judged else 1.0 - doubt
-        if belief + 1e-9 < threshold:
-            continue
-        rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
-        partial = any(bool(e.metadata.get("partial")) for e in edges)
-        out.append(BelievedLink(old, new, round(belief, 4), rules, partial))
-    return sorted(out, key=lambda link: (-link.belief, link.old, link.new))
 
 
 @dataclass

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings
-from decisis.adr.ingest import ingest
+from decisis.adr import DEFAULT_SETTINGS, AnswerSettings, ingest
 from decisis.errors import InvalidInput
 from decisis.evaluation.questions import Question, Verdict, score
 from decisis.evaluation.stats import clustered_interval, median

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings
+from decisis.adr import DEFAULT_SETTINGS, AnswerSettings
 from decisis.errors import InvalidInput
 from decisis.evaluation.questions import Question, load_questions
 from decisis.evaluation.run import SYSTEMS, Outcome, Progress, evaluate

@@ -15,11 +15,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol
 
-from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings, ask, consider, decide
-from decisis.adr.corrections import correct
-from decisis.adr.tokens import count_tokens
-from decisis.adr.vectors import similarities
-from decisis.adr.view import view_of
+from decisis.adr import (
+    DEFAULT_SETTINGS,
+    AnswerSettings,
+    ask,
+    closest_records,
+    correct,
+    count_tokens,
+    view_of,
+)
 from decisis.evaluation.questions import Question
 from decisis.graph import Graph
 from decisis.model import EdgeType, LinkState
@@ -64,11 +68,11 @@ class VectorTop:
         self.graph = graph
 
     def ask(self, text: str) -> tuple[str | None, int]:
-        view = view_of(self.graph)
-        found = similarities(view, text, 1, graph=self.graph)
+        found = closest_records(self.graph, text, 1)
         if not found:
             return None, 0
-        key = max(found, key=lambda k: found[k])
+        key = found[0][0]
+        view = view_of(self.graph)
         node = view.records[key]
         return key, count_tokens(f"{key} {node.label}: {view.meta(key).get('summary') or ''}")
 
@@ -105,13 +109,8 @@ class NoGraph:
         view = view_of(self.graph)
         if not found:
             # decisis's own starts and abstention, without its memory of corrections
-            own = replace(
-                self.settings, checks=tuple(c for c in self.settings.checks if c != "forgotten")
-            )
-            own = own.with_weights(remembered=0.0)
-            candidates = consider(self.graph, view, text, own)
-            candidates.remembered = None
-            key = decide(view, candidates, own, walk_links=False).answer
+            own = replace(self.settings, remember=False)
+            key = ask(self.graph, text, own, follow_links=False).answer
             seen = set()
             while key is not None and key in self.replaced_by and key not in seen:
                 seen.add(key)

@@ -113,7 +113,7 @@ def run(
     token = check_bind(host, token)
     import uvicorn
 
-    from decisis.adr.answer import prepare
+    from decisis.adr import prepare
 
     if memory.graph is not None:
         prepare(memory.graph)

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from decisis.adr.answer import MAX_QUESTION_CHARS
+from decisis.adr import MAX_QUESTION_CHARS
 from decisis.forms import (
     event_dict,
     goal_tree_dict,
@@ -296,7 +296,7 @@ def verify(site: SiteDep) -> JSONResponse:
     response_model_exclude_unset=True,  # evidence and steps name only what they have
 )
 def ask(site: SiteDep, body: AskBody) -> dict[str, Any]:
-    from decisis.adr.answer import ask as run
+    from decisis.adr import ask as run
 
     with site.using() as graph:
         return run(graph, body.question).to_dict()
@@ -308,7 +308,7 @@ def ask(site: SiteDep, body: AskBody) -> dict[str, Any]:
     response_model=CorrectionOut,
 )
 def corrections(site: SiteDep, body: CorrectionBody) -> dict[str, Any]:
-    from decisis.adr import corrections as teach
+    from decisis import adr as teach
 
     with site.using() as graph:
         if body.undo:
@@ -322,7 +322,7 @@ def corrections(site: SiteDep, body: CorrectionBody) -> dict[str, Any]:
     response_model=LearnedOut,
 )
 def learned(site: SiteDep) -> dict[str, Any]:
-    from decisis.adr.learned import learned as run
+    from decisis.adr import learned as run
 
     with site.using() as graph:
         return run(graph)

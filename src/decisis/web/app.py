@@ -181,7 +181,7 @@ def serve(
     (``decisis.adr.answer.prepare``), so the first question is answered as fast as the rest."""
     import uvicorn as server
 
-    from decisis.adr.answer import prepare
+    from decisis.adr import prepare
     from decisis.binding import check_bind
 
     token = check_bind(host, token)

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from decisis.adr.answer import MAX_QUESTION_CHARS
+from decisis.adr import MAX_QUESTION_CHARS
 from decisis.errors import NotFound
 from decisis.forms import verify_dict
 from decisis.web.access import safe_next
@@ -100,7 +100,7 @@ def search(site: SiteDep, q: Annotated[str, Query(max_length=4000)] = "") -> str
 
 def _record_ids(graph: Graph, keys: list[str]) -> dict[str, str]:
     """Node id of each record key the answer names, for links to the record's page."""
-    from decisis.adr.view import view_of
+    from decisis.adr import view_of
 
     records = view_of(graph).records
     return {key: records[key].id for key in keys if key in records}
@@ -135,8 +135,8 @@ def ask(
     q: Annotated[str, Query(max_length=MAX_QUESTION_CHARS)] = "",
     corrected: str | None = None,
 ) -> str:
-    from decisis.adr.answer import ask as run
-    from decisis.adr.why import why_lines
+    from decisis.adr import ask as run
+    from decisis.adr import why_lines
 
     answer, ids, why = None, {}, []
     if q.strip():
@@ -156,7 +156,7 @@ def correct(
     key: Annotated[str, Form(max_length=200)] = "",
 ) -> RedirectResponse:
     """Record the right answer (a record key, or "none"), then show the question again."""
-    from decisis.adr.corrections import correct as teach
+    from decisis.adr import correct as teach
 
     target = key.strip()
     with site.using() as graph:
@@ -167,7 +167,7 @@ def correct(
 
 @router.get("/learned", response_class=HTMLResponse)
 def learned(site: SiteDep) -> str:
-    from decisis.adr.learned import learned as run
+    from decisis.adr import learned as run
 
     with site.using() as graph:
         data = run(graph)

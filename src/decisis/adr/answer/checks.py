@@ -20,9 +20,9 @@ docs/benchmarks.md gives the measured effect of each on the five development cor
 
 from __future__ import annotations
 
+from decisis.adr.answer.choices import names_a_choice
 from decisis.adr.answer.question import Question
-from decisis.adr.choices import names_a_choice
-from decisis.adr.view import AdrView
+from decisis.adr.link.view import AdrView
 
 __all__ = ["CHECKS", "SCOPE_CHECKED", "form_unmet"]
 

@@ -10,7 +10,7 @@
    question nearly the same vouches for it.
 6. Say it in about 130 tokens (``render``).
 
-The steps are functions of their inputs, so ``decisis.evaluation.fit`` runs the same ones
+The steps are functions of their inputs, so ``decisis.adr.answer.fit`` runs the same ones
 when it fits the settings.
 """
 
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from decisis.adr.answer.checks import SCOPE_CHECKED, form_unmet
+from decisis.adr.answer.excerpt import excerpt
 from decisis.adr.answer.features import Candidates, candidates
 from decisis.adr.answer.gate import gate_values, probability
 from decisis.adr.answer.question import parse_question
@@ -34,9 +35,8 @@ from decisis.adr.answer.render import (
     which_record,
 )
 from decisis.adr.answer.settings import DEFAULT_SETTINGS, AnswerSettings
-from decisis.adr.excerpt import excerpt
-from decisis.adr.view import AdrView, view_of
-from decisis.adr.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
+from decisis.adr.answer.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
+from decisis.adr.link.view import AdrView, view_of
 from decisis.graph import Graph
 
 __all__ = ["Ordered", "ask", "consider", "decide", "order", "prepare", "walk_from"]
@@ -211,14 +211,21 @@ def decide(
     )
 
 
-def ask(graph: Graph, question: str, settings: AnswerSettings = DEFAULT_SETTINGS) -> Answer:
-    """Answer ``question`` from the records ingested into ``graph``."""
+def ask(
+    graph: Graph,
+    question: str,
+    settings: AnswerSettings = DEFAULT_SETTINGS,
+    *,
+    follow_links: bool = True,
+) -> Answer:
+    """Answer ``question`` from the records ingested into ``graph`` (without walking the
+    links to what stands when ``follow_links`` is false: the best start is the answer)."""
     check_question(question)
     view = view_of(graph)
     if not view.records:
         return abstained(question, NOTHING_INGESTED)
     found = consider(graph, view, question, settings)
-    return decide(view, found, settings, graph=graph)
+    return decide(view, found, settings, graph=graph, walk_links=follow_links)
 
 
 def prepare(graph: Graph) -> int:
@@ -226,9 +233,9 @@ def prepare(graph: Graph) -> int:
     index of their sections, their vectors (kept in the store) and the words naming each
     team. A server calls it before taking requests so that its first asker does not wait
     for it (seconds at 5,000 records, a minute at 50,000). Returns the number of records."""
+    from decisis.adr.answer.passages import passage_index
     from decisis.adr.answer.question import folder_words
-    from decisis.adr.passages import passage_index
-    from decisis.adr.vectors import record_matrix
+    from decisis.adr.answer.vectors import record_matrix
 
     view = view_of(graph)
     if view.records:

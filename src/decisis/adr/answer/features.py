@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from decisis.adr.answer.passages import best_passages
 from decisis.adr.answer.question import Question
 from decisis.adr.answer.recall import Remembered, remembered
+from decisis.adr.answer.scope import record_exclusions
 from decisis.adr.answer.settings import FEATURES, AnswerSettings
-from decisis.adr.passages import best_passages
-from decisis.adr.scope import record_exclusions
-from decisis.adr.vectors import closest_sentence, similarities, title_similarities
-from decisis.adr.view import AdrView
+from decisis.adr.answer.vectors import closest_sentence, similarities, title_similarities
+from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
 from decisis.search.terms import term_counts
 
@@ -80,7 +80,7 @@ def candidates(
     best_passage = max(passages.values(), default=0.0) or 1.0
     cosines = similarities(view, question.text, depth, list(hits), graph)
     by_vectors = sorted(cosines, key=lambda k: (-cosines[k], k))[:depth]
-    recalled = remembered(view, question, settings)
+    recalled = remembered(view, question, settings) if settings.remember else None
     keys = _ordered(
         list(hits),
         list(passages),

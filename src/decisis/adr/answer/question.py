@@ -8,10 +8,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from decisis.adr.amounts import Kind, asked_for
-from decisis.adr.choices import Choice, choices
-from decisis.adr.named import named_records
-from decisis.adr.view import AdrView
+from decisis.adr.answer.amounts import Kind, asked_for
+from decisis.adr.answer.choices import Choice, choices
+from decisis.adr.answer.named import named_records
+from decisis.adr.link.view import AdrView
 from decisis.search.glossary import spelled_both_ways
 from decisis.search.text import terms, words
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from decisis.adr.answer.question import Question
 from decisis.adr.answer.settings import AnswerSettings
-from decisis.adr.view import AdrView
+from decisis.adr.link.view import AdrView
 from decisis.search.terms import TermIndex
 
 __all__ = ["Remembered", "remembered"]
@@ -52,7 +52,7 @@ def remembered(view: AdrView, question: Question, settings: AnswerSettings) -> R
         and _covers(index, h.doc, asked) >= settings.question_match
     ]
     if hits:
-        from decisis.adr.vectors import question_similarities
+        from decisis.adr.answer.vectors import question_similarities
 
         close = question_similarities(view, question.text, [h.doc for h in hits])
         if close:

@@ -1,6 +1,6 @@
 """An answer in about 130 tokens: the standing record, its decision in a sentence, the
 passage of it that speaks to the question when the sentence does not
-(``decisis.adr.excerpt``), what it replaced and when, whether it replaced only part of a
+(``decisis.adr.answer.excerpt``), what it replaced and when, whether it replaced only part of a
 record or was split; or "no decision on record" and why.
 """
 
@@ -10,10 +10,10 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.excerpt import Excerpt
-from decisis.adr.tokens import count_tokens
-from decisis.adr.view import AdrView
-from decisis.adr.walk import Walk
+from decisis.adr.answer.excerpt import Excerpt
+from decisis.adr.answer.tokens import count_tokens
+from decisis.adr.answer.walk import Walk
+from decisis.adr.link.view import AdrView
 from decisis.errors import InvalidInput
 
 __all__ = [

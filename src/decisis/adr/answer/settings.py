@@ -3,7 +3,7 @@
 Answering reads a question, scores the records it may start from by a weighted sum of
 features (``decisis.adr.answer.features``), walks from the best to what stands, and abstains
 when one calibrated score says the best start does not answer it. The weights, the
-abstention model and its threshold are fitted by ``decisis.evaluation.fit`` with one corpus
+abstention model and its threshold are fitted by ``decisis.adr.answer.fit`` with one corpus
 held out at a time (leave-one-corpus-out over the five development corpora of
 ``bench/suite.toml``); the defaults below are the fit on all five, and each says so.
 
@@ -49,13 +49,13 @@ class AnswerSettings:
 
     weights: tuple[float, ...] = (1.0, 0.1, 0.25, 0.0, 0.5, 0.25, 0.0, 0.5, 0.5, 2.0)
     """Weight of each of ``FEATURES`` in a start's score. Fitted by coordinate ascent on the
-    share of questions whose best start walks to a right answer (``decisis.evaluation.fit``);
+    share of questions whose best start walks to a right answer (``decisis.adr.answer.fit``);
     the default is the fit on the five corpora of ``bench/suite.toml``."""
 
     abstain_weights: tuple[float, ...] = (0.5401, 4.6416, 2.1492, 0.0, 4.8369, 3.4777)
     """Logistic weights of ``GATE_FEATURES``: the probability that the best start answers
     the question is ``sigmoid(abstain_bias + abstain_weights · gate features)``. Fitted by
-    logistic regression on whether the best start was right (``decisis.evaluation.fit``)."""
+    logistic regression on whether the best start was right (``decisis.adr.answer.fit``)."""
 
     abstain_bias: float = -5.9395
     """The logistic model's intercept (see ``abstain_weights``)."""
@@ -81,6 +81,10 @@ class AnswerSettings:
     """... and their cosine (default embedder) is at least this: nearly the same question.
     Paraphrases of the development set reach 0.25-0.72 with each other, questions on other
     topics up to 0.77."""
+
+    remember: bool = True
+    """Whether corrected questions count (``recall``): a baseline without decisis's memory
+    turns it off."""
 
     checks: tuple[str, ...] = ("named", "team", "forgotten", "scope", "form")
     """The named checks on the question's form, in order (``decisis.adr.answer.checks``);

@@ -20,8 +20,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 
-from decisis.adr.markdown import parse_markdown
-from decisis.adr.view import AdrView
+from decisis.adr.link.view import AdrView
+from decisis.adr.read.markdown import parse_markdown
 from decisis.model import Node
 from decisis.search.terms import TermIndex
 

@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from decisis.adr.dates import parse_date
-from decisis.adr.markdown import MarkdownDoc, Section, heading_key
-from decisis.adr.status import status_line_spans
-from decisis.adr.summary import summarise
+from decisis.adr.read.dates import parse_date
+from decisis.adr.read.markdown import MarkdownDoc, Section, heading_key
+from decisis.adr.read.status import status_line_spans
+from decisis.adr.read.summary import summarise
 from decisis.errors import InvalidInput
 
 __all__ = [
@@ -363,7 +363,7 @@ def title_mark(title: str | None) -> str | None:
 def banner(doc: MarkdownDoc) -> tuple[str, tuple[tuple[int, int], ...]] | None:
     """A banner under the title (a heading or a paragraph) saying the record no longer holds,
     else a mark in front of the title; with the banner's span when it is a paragraph."""
-    from decisis.adr.markdown import blocks, strip_markdown
+    from decisis.adr.read.markdown import blocks, strip_markdown
 
     heads = [(s.start, s.body_start, True) for s in doc.sections]
     parts = [(s, e, False) for s, e in blocks(doc.text, 0) if s >= doc.title_end]

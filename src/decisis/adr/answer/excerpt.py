@@ -18,7 +18,8 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from decisis.adr.markdown import (
+from decisis.adr.link.view import AdrView
+from decisis.adr.read.markdown import (
     blocks,
     heading_key,
     is_list_item,
@@ -26,7 +27,6 @@ from decisis.adr.markdown import (
     sentences,
     strip_markdown,
 )
-from decisis.adr.view import AdrView
 from decisis.search.text import as_written, terms
 
 __all__ = ["EXCERPT_MIN_SHARE", "MAX_EXCERPT_CHARS", "Excerpt", "excerpt", "passages"]

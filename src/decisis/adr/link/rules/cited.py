@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from decisis.adr.records import AdrRecord, AdrStatus, Link
-from decisis.adr.rules.base import Proposal, RuleContext
+from decisis.adr.link.rules.base import Proposal, RuleContext
+from decisis.adr.read.records import AdrRecord, AdrStatus, Link
 from decisis.model import LinkState
 
 _REPLACED_STATUSES = {
@@ -46,7 +46,7 @@ def _verbs_near(link: Link) -> tuple[str, ...]:
     """The replacement verbs of a link's sentence within ``VERB_WITHIN`` words of where it
     names the record: "ship the work related to ADR 023 and still leave protobufs lingering
     ... after the migration" is not about ADR 023 being replaced."""
-    from decisis.adr.links import find_verbs
+    from decisis.adr.read.references import find_verbs
 
     said = link.context
     at = _reference_at(said, link)

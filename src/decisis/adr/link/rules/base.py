@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from decisis.adr.records import AdrRecord
+from decisis.adr.read.records import AdrRecord
 from decisis.errors import InvalidInput
 from decisis.model import LinkState
 from decisis.search.terms import TermIndex, term_sequence

@@ -15,9 +15,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.ingest import adr_links, is_record_node, is_rule_link, record_nodes
-from decisis.adr.rules import Trust
-from decisis.adr.trust import trust_from
+from decisis.adr.link.ingest import adr_links, is_record_node, is_rule_link, record_nodes
+from decisis.adr.link.rules import Trust
+from decisis.adr.link.trust import trust_from
 from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import Edge, Event, EventKind, Node, NodeType
@@ -69,7 +69,7 @@ def _invert(text: str) -> str:
     return "".join(chr(0x10FFFF - ord(c)) for c in text)
 
 
-# A record's "Date: 2019-06-01" line is metadata (``decisis.adr.dates`` reads it): left in
+# A record's "Date: 2019-06-01" line is metadata (``decisis.adr.read.dates`` reads it): left in
 # the body, every record would hold the word "date" and a question about keeping things
 # "up to date" could not tell the record about it from any other.
 _DATE_LINE = re.compile(r"[ \t>*_-]*date[*_]*[ \t]*:", re.IGNORECASE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from decisis.adr.markdown import blocks, first_sentence, is_list_item, prose, sentences
+from decisis.adr.read.markdown import blocks, first_sentence, is_list_item, prose, sentences
 
 __all__ = ["says_what_was_chosen", "states_a_decision", "summarise", "tells_the_situation"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from decisis.adr.trust import link_confidence
-from decisis.adr.view import QUESTION_KIND, view_of
-from decisis.adr.walk import named_subjects
+from decisis.adr.answer.walk import named_subjects
+from decisis.adr.link.trust import link_confidence
+from decisis.adr.link.view import QUESTION_KIND, view_of
 from decisis.graph import Graph
 from decisis.model import Event, EventKind, NodeType, format_time
 

@@ -6,7 +6,7 @@
 :class:`~decisis.errors.InvalidInput` for the same files, naming the path and what
 a record must be.
 
-Which files are records (see :mod:`decisis.adr.keys` for names and keys): Markdown
+Which files are records (see :mod:`decisis.adr.read.keys` for names and keys): Markdown
 files whose names are not README, index, template, licence and the like. A file
 whose name starts with a number is a record if it has a title (``# Title``, a
 setext title or a front-matter ``title``) or, failing that, a status, a date or
@@ -31,20 +31,20 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from decisis.adr.dates import find_date, numeric_order, parse_date
-from decisis.adr.formats import TITLE_MARK, Fields, choose_format, title_mark
-from decisis.adr.keys import FolderIndex, build_index, file_date, file_key, is_candidate_name
-from decisis.adr.links import extract_links
-from decisis.adr.markdown import parse_markdown, strip_markdown
-from decisis.adr.records import (
+from decisis.adr.read.dates import find_date, numeric_order, parse_date
+from decisis.adr.read.formats import TITLE_MARK, Fields, choose_format, title_mark
+from decisis.adr.read.keys import FolderIndex, build_index, file_date, file_key, is_candidate_name
+from decisis.adr.read.markdown import parse_markdown, strip_markdown
+from decisis.adr.read.records import (
     MAX_RECORD_BYTES,
     AdrRecord,
     AdrStatus,
     ReadProblem,
     ReadResult,
 )
-from decisis.adr.status import normalise_status
-from decisis.adr.summary import summarise
+from decisis.adr.read.references import extract_links
+from decisis.adr.read.status import normalise_status
+from decisis.adr.read.summary import summarise
 from decisis.errors import InvalidInput
 
 __all__ = ["MAX_FOLDER_DEPTH", "NotARecord", "read_folder", "read_record"]

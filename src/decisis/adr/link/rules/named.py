@@ -8,10 +8,10 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 
-from decisis.adr.records import AdrStatus
-from decisis.adr.rules.base import Proposal, RuleContext
-from decisis.adr.rules.subjects import DROP_WORDS, record_subjects, title_subjects
-from decisis.adr.titles import replaced_in_title
+from decisis.adr.link.rules.base import Proposal, RuleContext
+from decisis.adr.link.rules.subjects import DROP_WORDS, record_subjects, title_subjects
+from decisis.adr.read.records import AdrStatus
+from decisis.adr.read.titles import replaced_in_title
 from decisis.model import LinkState
 from decisis.search.terms import term_counts, term_sequence
 from decisis.search.text import as_written, terms

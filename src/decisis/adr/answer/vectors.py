@@ -15,13 +15,14 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from decisis.adr.markdown import blocks, prose, sentences
-from decisis.adr.view import AdrView
+from decisis.adr.link.view import AdrView
+from decisis.adr.read.markdown import blocks, prose, sentences
 from decisis.errors import DecisisError, StoreError
 from decisis.graph import Graph
 
 __all__ = [
     "RECORD_SPACE",
+    "closest_records",
     "closest_sentence",
     "question_similarities",
     "record_matrix",
@@ -294,3 +295,13 @@ def similarities(
         if i is not None:
             out.setdefault(key, float(scores[i]))
     return out
+
+
+def closest_records(graph: Graph, text: str, k: int = 5) -> list[tuple[str, float]]:
+    """The ``k`` records of ``graph`` closest to ``text`` in meaning, with their cosine, best
+    first (plain vector search over the default embedder's record vectors; empty without
+    an embedder). Record vectors are read from and kept in the graph's store."""
+    from decisis.adr.link.view import view_of
+
+    found = similarities(view_of(graph), text, k, graph=graph)
+    return sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))[:k]

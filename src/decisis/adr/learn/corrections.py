@@ -10,14 +10,14 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   confirmed (the rules that proposed the same pair beside it earn no credit for what
   was never in doubt); links the wrong answer walked are rejected;
 * KEY stands for this question, so a rule's candidate saying a record the question also
-  matches (``decisis.adr.walk.RELEVANCE_MIN``) replaced KEY is rejected too (not an
+  matches (``decisis.adr.answer.walk.RELEVANCE_MIN``) replaced KEY is rejected too (not an
   amendment, which leaves part of KEY standing). Without this a rule would only ever
   gain trust: its links below the walking threshold are never walked, so never
   rejected, while corrections keep confirming the right ones, until every candidate
   of the rule is walked, on every topic;
 * when no link leads from the start to KEY, a ``correction`` link is proposed; it stays
   a candidate until a second correction agrees, then it is confirmed;
-* a rule's trust is its prior plus its judged links (``decisis.adr.trust``), so judging
+* a rule's trust is its prior plus its judged links (``decisis.adr.link.trust``), so judging
   links moves it: one ``rule.trusted`` event per rule whose trust moved, in the same
   append, carries the new trust to every link of that rule nobody has judged yet (the
   store moves them all at once, not one event per link).
@@ -42,10 +42,10 @@ from decisis.adr.answer import (
     consider,
     decide,
 )
-from decisis.adr.ingest import adr_links
-from decisis.adr.trust import CORRECTION_RULE, links_after, trust_moves
-from decisis.adr.view import QUESTION_KIND, AdrView, view_of
-from decisis.adr.walk import RELEVANCE_MIN
+from decisis.adr.answer.walk import RELEVANCE_MIN
+from decisis.adr.link.ingest import adr_links
+from decisis.adr.link.trust import CORRECTION_RULE, links_after, trust_moves
+from decisis.adr.link.view import QUESTION_KIND, AdrView, view_of
 from decisis.errors import NotFound
 from decisis.graph import Graph, written_once
 from decisis.model import (

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from decisis.adr.rules import Trust, rules
+from decisis.adr.link.rules import Trust, rules
 from decisis.graph import Graph
 from decisis.model import Edge, EdgeType, EventDraft, EventKind, LinkState
 

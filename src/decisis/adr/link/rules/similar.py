@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from decisis.adr.records import AdrRecord
-from decisis.adr.rules.base import Proposal, RuleContext
+from decisis.adr.link.rules.base import Proposal, RuleContext
+from decisis.adr.read.records import AdrRecord
 from decisis.model import LinkState
 
 SAME_QUESTION_MIN = 0.18  # cosine of distinctive-term vectors

@@ -29,12 +29,12 @@ decided about), ``decided_later`` (chooses-turned-down, decides-deferred) and ``
 (same-question).
 
 A link's trust is its rule's Beta mean ``s / (s + f)``; its cost for a walk is
-``-log(trust)``. Corrections move the counts (see ``decisis.adr.corrections``).
+``-log(trust)``. Corrections move the counts (see ``decisis.adr.learn.corrections``).
 """
 
 from __future__ import annotations
 
-from decisis.adr.rules.base import (
+from decisis.adr.link.rules.base import (
     FunctionRule,
     LinkRule,
     Proposal,
@@ -45,10 +45,10 @@ from decisis.adr.rules.base import (
     register,
     rules,
 )
-from decisis.adr.rules.cited import cites_replaced, moves_on, stated_in_text, status_line
-from decisis.adr.rules.decided_later import chooses_turned_down, decides_deferred
-from decisis.adr.rules.named import names_replaced, title_replaces
-from decisis.adr.rules.similar import same_question
+from decisis.adr.link.rules.cited import cites_replaced, moves_on, stated_in_text, status_line
+from decisis.adr.link.rules.decided_later import chooses_turned_down, decides_deferred
+from decisis.adr.link.rules.named import names_replaced, title_replaces
+from decisis.adr.link.rules.similar import same_question
 
 __all__ = [
     "FunctionRule",

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from decisis.adr.records import AdrRecord
-from decisis.adr.rules.base import Proposal, RuleContext, order_key
-from decisis.adr.rules.subjects import rare_terms, share_limit
+from decisis.adr.link.rules.base import Proposal, RuleContext, order_key
+from decisis.adr.link.rules.subjects import rare_terms, share_limit
+from decisis.adr.read.records import AdrRecord
 from decisis.model import LinkState
 from decisis.search.text import as_written, terms
 

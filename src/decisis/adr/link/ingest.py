@@ -6,7 +6,7 @@ summary), is one ``node.updated``, so record nodes keep matching their files. Li
 keyed by (rule, old, new) and added once. A link a rule no longer proposes, and nobody
 has judged, is tombstoned. Links go in as plain ``edge.added`` events, never through
 ``Graph.supersede``: a rule's guess must not retire a record, and two records mentioning
-each other may propose links both ways (the walk in ``decisis.adr.walk`` copes with
+each other may propose links both ways (the walk in ``decisis.adr.answer.walk`` copes with
 cycles).
 
 Everything one ingest changes lands in one ``append``: one transaction, all or none.
@@ -20,10 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.reader import read_folder
-from decisis.adr.records import AdrRecord, AdrStatus, ReadProblem
-from decisis.adr.rules import Proposal, propose_links
-from decisis.adr.trust import trust_from
+from decisis.adr.link.rules import Proposal, propose_links
+from decisis.adr.link.trust import trust_from
+from decisis.adr.read.reader import read_folder
+from decisis.adr.read.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.errors import Conflict, InvalidInput
 from decisis.graph import Graph, written_once
 from decisis.model import (

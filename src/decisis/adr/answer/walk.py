@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from decisis.adr.trust import link_confidence
-from decisis.adr.view import AdrView
+from decisis.adr.link.trust import link_confidence
+from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
 from decisis.model import Edge, LinkState
 

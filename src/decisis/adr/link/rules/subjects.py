@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from decisis.adr.records import AdrRecord
-from decisis.adr.rules.base import RuleContext
+from decisis.adr.link.rules.base import RuleContext
+from decisis.adr.read.records import AdrRecord
 from decisis.search.embed_static import is_common_word
 from decisis.search.terms import term_counts, term_sequence
 from decisis.search.text import terms, words

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from decisis.adr.keys import MARKDOWN_SUFFIXES, FolderIndex, number_in_name
-from decisis.adr.markdown import (
+from decisis.adr.read.keys import MARKDOWN_SUFFIXES, FolderIndex, number_in_name
+from decisis.adr.read.markdown import (
     LINK_DEST,
     LINK_TEXT,
     LINK_TITLE,
@@ -35,7 +35,7 @@ from decisis.adr.markdown import (
     sentence_span,
     strip_markdown,
 )
-from decisis.adr.records import Link, LinkKind, LinkRole
+from decisis.adr.read.records import Link, LinkKind, LinkRole
 
 __all__ = ["MAX_REFERENCES", "VERBS", "extract_links", "find_verbs"]
 

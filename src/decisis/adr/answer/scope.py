@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from decisis.adr.view import AdrView
+from decisis.adr.link.view import AdrView
 from decisis.search.text import terms
 
 __all__ = ["EXCLUSION", "excluded_terms", "record_exclusions", "sentence_exclusions"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from decisis.adr.markdown import blocks, strip_markdown
-from decisis.adr.records import AdrStatus
+from decisis.adr.read.markdown import blocks, strip_markdown
+from decisis.adr.read.records import AdrStatus
 
 __all__ = ["clean_status", "normalise_status", "status_line_spans"]
 

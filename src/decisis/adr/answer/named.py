@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from decisis.adr.view import AdrView
+from decisis.adr.link.view import AdrView
 
 __all__ = ["named_records"]
 

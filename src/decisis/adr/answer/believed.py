@@ -1,0 +1,50 @@
+"""The replacements the walk believes: every (old, new) pair of records whose links together
+reach the walk's threshold (stated or confirmed, or a noisy-OR of the rules' trusts), with no
+link of the pair rejected. What ``decisis eval --links`` scores against a truth file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from decisis.adr.answer.walk import WALK_THRESHOLD
+from decisis.adr.link.trust import link_confidence
+from decisis.adr.link.view import view_of
+from decisis.graph import Graph
+from decisis.model import Edge, LinkState
+
+__all__ = ["BelievedLink", "believed_links"]
+
+
+@dataclass(frozen=True, slots=True)
+class BelievedLink:
+    old: str
+    new: str
+    belief: float
+    rules: tuple[str, ...]
+    partial: bool
+
+
+def believed_links(graph: Graph, threshold: float = WALK_THRESHOLD) -> list[BelievedLink]:
+    """Every (old, new) pair of records the graph's links replace with at least
+    ``threshold`` belief, strongest first."""
+    view = view_of(graph)
+    pairs: dict[tuple[str, str], list[Edge]] = {}
+    for edge in view.links:
+        old, new = view.key_of.get(edge.target), view.key_of.get(edge.source)
+        if old is not None and new is not None:
+            pairs.setdefault((old, new), []).append(edge)
+    out = []
+    for (old, new), edges in pairs.items():
+        if any(e.state is LinkState.REJECTED for e in edges):
+            continue
+        judged = any(e.state in (LinkState.STATED, LinkState.CONFIRMED) for e in edges)
+        doubt = 1.0
+        for edge in edges:
+            doubt *= 1.0 - link_confidence(edge, view.trust)
+        belief = 1.0 if judged else 1.0 - doubt
+        if belief + 1e-9 < threshold:
+            continue
+        rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
+        partial = any(bool(e.metadata.get("partial")) for e in edges)
+        out.append(BelievedLink(old, new, round(belief, 4), rules, partial))
+    return sorted(out, key=lambda link: (-link.belief, link.old, link.new))
