@@ -588,3 +588,70 @@ def test_a_graph_with_no_records_says_to_ingest_some() -> None:
     assert answer.answer is None and answer.chain == []
     assert "no records are ingested in this graph yet" in answer.text
     assert "decisis ingest FOLDER" in answer.text
+
+
+def test_a_correction_never_rejects_a_link_a_record_states(tmp_path: Path) -> None:
+    """A question walked along a stated replacement to a record that was not its answer was
+    about a part another record took over: the stated link stays stated."""
+    from decisis.model import LinkState
+
+    team = tmp_path / "team"
+    team.mkdir()
+    head = "# {n}. {t}\n\nDate: 202{n}-01-01\n\n## Status\n\n{s}\n\n## Decision\n\n{d}\n"
+    (team / "001-package.md").write_text(
+        head.format(
+            n=1,
+            t="One health plan package",
+            s="Superseded by [2](002-tables.md)",
+            d="Health plan data is one serialized package, sent through the API.",
+        )
+    )
+    (team / "002-tables.md").write_text(
+        head.format(
+            n=2,
+            t="Contract and rate tables",
+            s="Accepted",
+            d="Contract and rate data live in their own tables.",
+        )
+    )
+    (team / "003-fields.md").write_text(
+        head.format(
+            n=3,
+            t="API returns fields",
+            s="Accepted",
+            d="The API returns contract and rate fields directly.",
+        )
+    )
+    with decisis.open("memory://") as g:
+        ingest(g, team)
+        question = "Does the API still send the serialized health plan package?"
+        correct(g, question, "team:003")
+        states = {e.metadata.get("rule"): e.state for e in view_of(g).links}
+    assert states["status-line"] is LinkState.STATED
+
+
+def test_a_corrected_question_lends_its_meaning_to_its_record(tmp_path: Path, corpus: Path) -> None:
+    """The next question close in meaning to a corrected one (above ``recall_floor``) finds
+    the record it was resolved to among its candidates, with ``recalled`` at that cosine."""
+    from decisis.adr.answer import consider
+
+    with decisis.open("memory://") as g:
+        ingest(g, corpus)
+        correct(
+            g, "Which tool scans our container images for vulnerabilities?", "cloud-platform:031"
+        )
+        found = consider(
+            g,
+            view_of(g),
+            "Which tool scans our Docker images for vulnerabilities?",
+            DEFAULT_SETTINGS,
+        )
+        lent = found.value("cloud-platform:031", "recalled")
+        off = replace(DEFAULT_SETTINGS, remember=False)
+        alone = consider(
+            g, view_of(g), "Which tool scans our Docker images for vulnerabilities?", off
+        )
+    assert lent >= DEFAULT_SETTINGS.recall_floor
+    assert (
+        "cloud-platform:031" not in alone.keys or alone.value("cloud-platform:031", "recalled") == 0
+    )

@@ -35,7 +35,7 @@ from decisis.adr.answer.render import (
     which_record,
 )
 from decisis.adr.answer.settings import DEFAULT_SETTINGS, AnswerSettings
-from decisis.adr.answer.walk import JUDGED_ONLY, WALK_THRESHOLD, Walk, walk
+from decisis.adr.answer.walk import WALK_THRESHOLD, Walk, walk
 from decisis.adr.link.view import AdrView, view_of
 from decisis.graph import Graph
 
@@ -113,14 +113,15 @@ def walk_from(
     graph: Graph | None = None,
 ) -> Walk:
     """The walk from ``start`` to what stands, as answering takes it: a start a corrected
-    question vouches for moves on only along judged links; a record asked about by name is
-    asked about whole."""
-    threshold = JUDGED_ONLY if vouched == "questions" else WALK_THRESHOLD
+    question nearly the same vouches for is the answer (a person said so, knowing what
+    replaced it); a record asked about by name is asked about whole."""
+    if vouched == "questions":
+        return Walk([start])
     return walk(
         view,
         start,
         found.relevance,
-        threshold,
+        WALK_THRESHOLD,
         graph=graph,
         whole=vouched == "named",
         meaning=found.cosines,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from decisis.adr.answer.passages import best_passages
 from decisis.adr.answer.question import Question
-from decisis.adr.answer.recall import Remembered, remembered
+from decisis.adr.answer.recall import Remembered, recalled, remembered
 from decisis.adr.answer.scope import record_exclusions
 from decisis.adr.answer.settings import FEATURES, AnswerSettings
 from decisis.adr.answer.vectors import closest_sentence, similarities, title_similarities
@@ -80,12 +80,14 @@ def candidates(
     best_passage = max(passages.values(), default=0.0) or 1.0
     cosines = similarities(view, question.text, depth, list(hits), graph)
     by_vectors = sorted(cosines, key=lambda k: (-cosines[k], k))[:depth]
-    recalled = remembered(view, question, settings) if settings.remember else None
+    recalled_by = remembered(view, question, settings) if settings.remember else None
+    lent = recalled(view, question, settings) if settings.remember else {}
     keys = _ordered(
         list(hits),
         list(passages),
         by_vectors,
-        list(recalled.keys if recalled else ()),
+        list(recalled_by.keys if recalled_by else ()),
+        sorted(lent, key=lambda k: (-lent[k], k)),
         list(question.named),
     )
     keys = [k for k in keys if k in view.records]
@@ -98,12 +100,12 @@ def candidates(
         "terms": list(hits),
         "sections": list(passages),
         "vectors": by_vectors,
-        "questions": list(recalled.keys if recalled else ()),
+        "questions": list(recalled_by.keys if recalled_by else ()),
         "named": list(question.named),
     }
-    vouched = set(recalled.keys if recalled else ())
+    vouched = set(recalled_by.keys if recalled_by else ())
     relevance = {k: h.score / best_hit for k, h in relevance_hits.items()}
-    found = Candidates(question, [], [], relevance, cosines, remembered=recalled)
+    found = Candidates(question, [], [], relevance, cosines, remembered=recalled_by)
     for key in keys:
         hit = relevance_hits.get(key)
         lexical = hit.score / best_hit if hit else 0.0
@@ -131,6 +133,7 @@ def candidates(
             if question.folder and view.meta(key).get("folder") == question.folder
             else 0.0,
             "remembered": 1.0 if key in vouched else 0.0,
+            "recalled": lent.get(key, 0.0),
         }
         found.keys.append(key)
         found.folders[key] = str(view.meta(key).get("folder") or "")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from decisis.adr.answer.checks import form_unmet
 from decisis.adr.answer.engine import order, walk_from
@@ -37,7 +38,7 @@ ROUNDS = 4
 FIXED = "lexical"  # the scale: only the ratios of the weights rank starts
 # Not fitted: with learning off no question is remembered, so the fit cannot see this weight;
 # it stays what the settings say (a remembered question outranks any words' match).
-UNFITTED = frozenset({FIXED, "remembered"})
+UNFITTED = frozenset({FIXED, "remembered", "recalled"})
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,9 @@ class _Outcome:
     vouched: bool
 
 
-def _outcome(case: FitCase, settings: AnswerSettings) -> _Outcome:
-    ordered = order(case.found, settings)
+def _outcome(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> _Outcome:
+    found = found or case.found
+    ordered = order(found, settings)
     if ordered.why is not None or not ordered.ranked:
         return _Outcome(None, None, False)
     start = ordered.ranked[0][0]
@@ -109,8 +111,17 @@ def _outcome(case: FitCase, settings: AnswerSettings) -> _Outcome:
     standing, chain = case.end(start, ordered.vouched)
     if ordered.vouched is not None:
         return _Outcome(standing, None, True)
-    values = gate_values(case.found, ordered.ranked, settings, standing, chain)
+    values = gate_values(found, ordered.ranked, settings, standing, chain)
     return _Outcome(standing, values, False)
+
+
+def _answered(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> bool:
+    """Whether ``case`` is answered right under ``settings`` (the gate applied)."""
+    outcome = _outcome(case, settings, found)
+    answer = outcome.answer
+    if outcome.gate is not None and probability(outcome.gate, settings) < settings.abstain_below:
+        answer = None
+    return case.question.right(answer)
 
 
 def _starts_right(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
@@ -185,17 +196,81 @@ def _monotone_logistic(
 
 
 def _right_with_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
-    right = 0
-    for case in cases:
-        outcome = _outcome(case, settings)
-        answer = outcome.answer
-        if (
-            outcome.gate is not None
-            and probability(outcome.gate, settings) < settings.abstain_below
-        ):
-            answer = None
-        right += case.question.right(answer)
-    return right
+    return sum(_answered(case, settings) for case in cases)
+
+
+RECALL_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+RECALL_FLOORS = (0.5, 0.6, 0.7, 0.8)
+RECALL_ORDERS = 3  # shuffled orders each recall setting is tried on, test then train
+
+
+def _question_vectors(cases: Sequence[FitCase]) -> list[Any] | None:
+    from decisis.adr.answer.vectors import _embedder, _unit_rows
+
+    embedder = _embedder()
+    if embedder is None:
+        return None
+    return list(_unit_rows(embedder.embed([c.question.text for c in cases])))
+
+
+def _with_recalled(found: Candidates, lent: dict[str, float]) -> Candidates:
+    """``found`` with the ``recalled`` feature of its candidates set from ``lent``."""
+    at = FEATURES.index("recalled")
+    rows = [
+        tuple(lent.get(key, 0.0) if i == at else v for i, v in enumerate(row))
+        for key, row in zip(found.keys, found.values, strict=True)
+    ]
+    return replace(found, values=rows)
+
+
+def _right_learning(
+    cases: Sequence[FitCase], vectors: Sequence[Any], settings: AnswerSettings
+) -> float:
+    """Questions right per order, asked test-then-train in ``RECALL_ORDERS`` shuffled orders
+    of each group: each answered with the ``recalled`` feature the questions corrected before
+    it give, then corrected (only this feature is simulated: a real correction also judges
+    links)."""
+    import random
+
+    rng = random.Random(11)
+    total = 0
+    groups: dict[str, list[int]] = {}
+    for i, case in enumerate(cases):
+        groups.setdefault(case.group, []).append(i)
+    for _ in range(RECALL_ORDERS):
+        for members in groups.values():
+            shuffled = list(members)
+            rng.shuffle(shuffled)
+            memory: list[tuple[Any, str]] = []
+            for i in shuffled:
+                case = cases[i]
+                lent: dict[str, float] = {}
+                for vector, key in memory:
+                    cosine = float(vector @ vectors[i])
+                    if cosine >= settings.recall_floor:
+                        lent[key] = max(lent.get(key, 0.0), cosine)
+                found = _with_recalled(case.found, lent) if lent else case.found
+                total += _answered(case, settings, found)
+                if case.question.expected is not None:
+                    memory.append((vectors[i], case.question.expected))
+    return total / RECALL_ORDERS
+
+
+def _fit_recall(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
+    """The weight of ``recalled`` and its floor that answer most questions right, learning
+    on, in simulated test-then-train orders; ties go to the smaller weight."""
+    vectors = _question_vectors(cases)
+    if vectors is None:
+        return settings
+    best = settings.with_weights(recalled=0.0)
+    best_right = _right_learning(cases, vectors, best)
+    for weight in RECALL_WEIGHTS[1:]:
+        for floor in RECALL_FLOORS:
+            trial = replace(settings.with_weights(recalled=weight), recall_floor=floor)
+            right = _right_learning(cases, vectors, trial)
+            if right > best_right + 1e-9:
+                best, best_right = trial, right
+    return best
 
 
 def _fit_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
@@ -235,9 +310,10 @@ def fit(
     settings: AnswerSettings = DEFAULT_SETTINGS,
     name: str = "",
 ) -> AnswerSettings:
-    """Settings fitted on ``cases``: weights, then the abstention model and threshold."""
+    """Settings fitted on ``cases``: weights, then the abstention model and threshold, then
+    what corrections lend to later questions (``recalled``, learning on)."""
     weighted = _fit_weights(cases, settings)
-    gated = _fit_gate(cases, weighted)
+    gated = _fit_recall(cases, _fit_gate(cases, weighted))
     groups = sorted({c.group for c in cases})
     right = _right_with_gate(cases, gated)
     return replace(

@@ -16,7 +16,7 @@ from decisis.adr.answer.settings import AnswerSettings
 from decisis.adr.link.view import AdrView
 from decisis.search.terms import TermIndex
 
-__all__ = ["Remembered", "remembered"]
+__all__ = ["Remembered", "recalled", "remembered"]
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,24 @@ def remembered(view: AdrView, question: Question, settings: AnswerSettings) -> R
     node = view.questions[index.positions[hits[0].doc]]
     answer = node.metadata.get("answer")
     return Remembered(node.label, answer if isinstance(answer, str) else None, tuple(keys))
+
+
+def recalled(view: AdrView, question: Question, settings: AnswerSettings) -> dict[str, float]:
+    """For each record a corrected question was resolved to, the closest cosine of such a
+    question with ``question``, where it reaches ``recall_floor``: what a correction lends to
+    questions on its topic in other words (empty without an embedder or corrections)."""
+    from decisis.adr.answer.vectors import question_similarities
+
+    answers = {
+        node.id: node.metadata.get("answer")
+        for node in view.questions
+        if isinstance(node.metadata.get("answer"), str)
+    }
+    if not answers:
+        return {}
+    out: dict[str, float] = {}
+    for node_id, cosine in question_similarities(view, question.text, list(answers)).items():
+        key = answers[node_id]
+        if isinstance(key, str) and key in view.records and cosine >= settings.recall_floor:
+            out[key] = max(out.get(key, 0.0), cosine)
+    return out

@@ -31,6 +31,8 @@ FEATURES = (
     "sentence",  # the cosine of the record's sentence closest to the question
     "team",  # 1 when the question names the record's team (its folder), else 0
     "remembered",  # 1 when a corrected question nearly the same resolved to this record
+    "recalled",  # the closest cosine of a corrected question resolved to this record, above
+    # ``recall_floor`` (0 below it): corrections reach questions on the topic in other words
 )
 # What the abstention model reads of the best start, in the order of ``abstain_weights``.
 GATE_FEATURES = (
@@ -47,7 +49,7 @@ GATE_FEATURES = (
 class AnswerSettings:
     """How answering scores starts and decides to abstain. Frozen: change with ``replace``."""
 
-    weights: tuple[float, ...] = (1.0, 0.1, 0.25, 0.0, 0.5, 0.25, 0.0, 0.5, 0.5, 2.0)
+    weights: tuple[float, ...] = (1.0, 0.1, 0.25, 0.0, 0.5, 0.25, 0.0, 0.5, 0.5, 2.0, 0.25)
     """Weight of each of ``FEATURES`` in a start's score. Fitted by coordinate ascent on the
     share of questions whose best start walks to a right answer (``decisis.adr.answer.fit``);
     the default is the fit on the five corpora of ``bench/suite.toml``."""
@@ -81,6 +83,10 @@ class AnswerSettings:
     """... and their cosine (default embedder) is at least this: nearly the same question.
     Paraphrases of the development set reach 0.25-0.72 with each other, questions on other
     topics up to 0.77."""
+
+    recall_floor: float = 0.6
+    """A corrected question counts for ``recalled`` only from this cosine with the question up
+    (fitted with the weight of ``recalled``, learning on, by ``decisis.adr.answer.fit``)."""
 
     remember: bool = True
     """Whether corrected questions count (``recall``): a baseline without decisis's memory

@@ -12,6 +12,7 @@ are one vote among several.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,7 +47,16 @@ _SENTENCES_LIMIT = 512
 SENTENCE_WORDS = 4  # shorter "sentences" are labels and fragments ("Status: Accepted")
 
 
+EMBEDDER_VARIABLE = "DECISIS_EMBEDDER"  # names the embedder answering uses (default: static)
+
+
 def _embedder() -> Any | None:
+    """The embedder answering uses: the one ``DECISIS_EMBEDDER`` names, else the default."""
+    chosen = os.environ.get(EMBEDDER_VARIABLE) or None
+    if chosen is not None:  # asked for by name: an unknown one or a missing extra is said
+        from decisis.search import embedding
+
+        return embedding.get_embedder(chosen)
     if _NO_EMBEDDER:
         return None
     try:

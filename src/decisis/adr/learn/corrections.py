@@ -8,7 +8,9 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   only where the two records are related (shared distinctive terms, similar text, or
   a link a record states); where a record states the pair, only the stated link is
   confirmed (the rules that proposed the same pair beside it earn no credit for what
-  was never in doubt); links the wrong answer walked are rejected;
+  was never in doubt); candidate links the wrong answer walked are rejected, stated ones
+  never (a record saying it was superseded is not undone by one question: the question
+  was about a part that another record took over);
 * KEY stands for this question, so a rule's candidate saying a record the question also
   matches (``decisis.adr.answer.walk.RELEVANCE_MIN``) replaced KEY is rejected too (not an
   amendment, which leaves part of KEY standing). Without this a rule would only ever
@@ -158,6 +160,10 @@ def _judge(
 
     def set_state(edge: Edge, state: LinkState) -> None:
         if edge.id in before or edge.state not in _JUDGEABLE:
+            return
+        if state is LinkState.REJECTED and edge.state is LinkState.STATED:
+            # a replacement a record states is not undone by one question: the question
+            # was about a part another record took over (a split), not a wrong link
             return
         before[edge.id] = edge.state.value
         confidence = 1.0 if state is LinkState.CONFIRMED else 0.0

@@ -10,6 +10,7 @@ re-indexed (see ``docs/benchmarks.md`` for the costs).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import threading
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any
 from decisis.adr.link.ingest import adr_links, is_record_node, is_rule_link, record_nodes
 from decisis.adr.link.rules import Trust
 from decisis.adr.link.trust import trust_from
+from decisis.adr.read.chronology import written_at
 from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import Edge, Event, EventKind, Node, NodeType
@@ -50,11 +52,16 @@ class AdrView:
             if old is not None:
                 self.successors.setdefault(old, []).append(edge)
 
-    def order(self, key: str) -> tuple[str, str]:
-        """Sort key putting the newest record first."""
-        meta = self.records[key].metadata
-        date = str(meta.get("date") or "")
-        return (_invert(date), _invert(key))
+    def order(self, key: str) -> tuple[int, int, str]:
+        """Sort key putting the newest record first (``decisis.adr.read.chronology``)."""
+        when = self.cache.get("written-at")
+        if when is None:
+            when = self.cache["written-at"] = written_at(
+                (k, str(n.metadata.get("folder") or ""), _number(n), _date(n))
+                for k, n in self.records.items()
+            )
+        date, number = when.get(key, (dt.date.min, -1))
+        return (-date.toordinal(), -number, _invert(key))
 
     def meta(self, key: str) -> dict[str, Any]:
         return self.records[key].metadata
@@ -63,6 +70,18 @@ class AdrView:
         """Record ``key``'s title and text, as its file has them."""
         node = self.records[key]
         return f"{node.label}\n{node.metadata.get('text') or ''}"
+
+
+def _number(node: Node) -> int | None:
+    number = node.metadata.get("number")
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+
+def _date(node: Node) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(node.metadata.get("date") or ""))
+    except ValueError:
+        return None
 
 
 def _invert(text: str) -> str:

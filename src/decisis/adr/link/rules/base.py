@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from decisis.adr.read.chronology import written_at
 from decisis.adr.read.records import AdrRecord
 from decisis.errors import InvalidInput
 from decisis.model import LinkState
@@ -63,15 +64,17 @@ class RuleContext:
     # in that order: the records written before or after one are a slice of it.
     _order: dict[str, tuple[list[tuple[dt.date, int]], list[int]]] = field(init=False, repr=False)
     _term_texts: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _when: dict[str, tuple[dt.date, int]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.by_key = {r.key: r for r in self.records}
         self.by_folder = {}
         for r in self.records:
             self.by_folder.setdefault(r.folder, []).append(r)
+        self._when = written_at((r.key, r.folder, r.number, r.date) for r in self.records)
         self._order = {}
         for folder, members in self.by_folder.items():
-            keyed = sorted((order_key(r), place) for place, r in enumerate(members))
+            keyed = sorted((self.when(r), place) for place, r in enumerate(members))
             self._order[folder] = ([k for k, _ in keyed], [place for _, place in keyed])
         self.index = TermIndex.build((r.key, record_fields(r)) for r in self.records)
 
@@ -83,22 +86,26 @@ class RuleContext:
             found = self._term_texts[record.key] = f" {' '.join(term_sequence(record.body))} "
         return found
 
+    def when(self, record: AdrRecord) -> tuple[dt.date, int]:
+        """When ``record`` was written (``decisis.adr.read.chronology``)."""
+        return self._when.get(record.key) or order_key(record)
+
     def later(self, a: AdrRecord, b: AdrRecord) -> bool:
         """Whether ``b`` was written after ``a`` (by date, then by number)."""
-        return order_key(b) > order_key(a)
+        return self.when(b) > self.when(a)
 
     def written_after(self, record: AdrRecord) -> list[AdrRecord]:
         """The records of ``record``'s folder written after it (see ``later``), in
         ``by_folder`` order."""
         keys, places = self._order[record.folder]
-        return self._members(record, places[bisect.bisect_right(keys, order_key(record)) :])
+        return self._members(record, places[bisect.bisect_right(keys, self.when(record)) :])
 
     def written_before(self, record: AdrRecord, *, same_time: bool = False) -> list[AdrRecord]:
         """The records of ``record``'s folder written before it, in ``by_folder`` order;
         with ``same_time`` also those of the same date and number (``record`` among them)."""
         keys, places = self._order[record.folder]
         cut = bisect.bisect_right if same_time else bisect.bisect_left
-        return self._members(record, places[: cut(keys, order_key(record))])
+        return self._members(record, places[: cut(keys, self.when(record))])
 
     def _members(self, record: AdrRecord, places: list[int]) -> list[AdrRecord]:
         members = self.by_folder[record.folder]
