@@ -48,15 +48,19 @@ SENTENCE_WORDS = 4  # shorter "sentences" are labels and fragments ("Status: Acc
 
 
 EMBEDDER_VARIABLE = "DECISIS_EMBEDDER"  # names the embedder answering uses (default: static)
+_NAMED: dict[str, Any] = {}  # embedders loaded by name, once a process
 
 
 def _embedder() -> Any | None:
     """The embedder answering uses: the one ``DECISIS_EMBEDDER`` names, else the default."""
     chosen = os.environ.get(EMBEDDER_VARIABLE) or None
     if chosen is not None:  # asked for by name: an unknown one or a missing extra is said
-        from decisis.search import embedding
+        found = _NAMED.get(chosen)
+        if found is None:
+            from decisis.search import embedding
 
-        return embedding.get_embedder(chosen)
+            found = _NAMED[chosen] = embedding.get_embedder(chosen)
+        return found
     if _NO_EMBEDDER:
         return None
     try:
