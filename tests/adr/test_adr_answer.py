@@ -250,7 +250,8 @@ def test_a_word_only_the_best_record_uses_finds_it(
     write: WriteFn, team: Path, tmp_path: Path
 ) -> None:
     """The static embedder sees little in common between "the stdout my pods print" and a
-    logging record; its words find it."""
+    logging record; its words find it: it ranks first by the words (whether it is where the
+    question starts is the fitted weights' call, the "Pod limits" title shares "pods")."""
     write(
         "0001-logging.md",
         "# 1. Logging\n\nDate: 2020-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
@@ -258,8 +259,15 @@ def test_a_word_only_the_best_record_uses_finds_it(
         "container's stdout and stderr and ships them to it; teams search them in Kibana.\n",
     )
     _others(write, (4, "Search", "The public site's search runs on a managed search service."))
-    start, _ = _started(team, tmp_path, "Where can I search through the stdout my pods print?")
-    assert start == "team:0001"
+    question = "Where can I search through the stdout my pods print?"
+    with decisis.open(f"sqlite:///{tmp_path / 'words.db'}") as graph:
+        ingest(graph, team)
+        from decisis.adr.answer import consider
+
+        found = consider(graph, view_of(graph), question, DEFAULT_SETTINGS)
+        assert found.ranks["team:0001"]["terms"] == 1
+        words_only = replace(DEFAULT_SETTINGS, weights=(1.0,) + (0.0,) * 10)
+        assert best_start(graph, question, words_only) == "team:0001"
 
 
 def test_an_everyday_word_only_one_record_uses_does_not_make_it_an_answer(

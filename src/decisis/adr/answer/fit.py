@@ -4,8 +4,9 @@ For each labelled question the candidates and their features are worked out once
 (``decisis.adr.answer.consider``); a setting is then scored by running answering's own
 steps on them (``order``, ``walk_from``, ``gate_values``), so a fit is minutes, not hours:
 
-1. the feature weights, by coordinate ascent on the share of answerable questions whose
-   best start walks to a right answer (the lexical weight is fixed at 1: only ratios rank);
+1. the feature weights, by a listwise ranking loss (the softmax probability of the starts
+   that walk to a right answer), from the same neutral start whatever settings are given
+   (the lexical weight is fixed at 1: only ratios rank);
 2. the abstention model, by logistic regression of "the best start was right" on its gate
    features, over every question (out-of-scope ones are the negatives they should be);
 3. its threshold, as the value that answers most questions right.
@@ -20,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from decisis.adr.answer.checks import form_unmet
 from decisis.adr.answer.engine import order, walk_from
@@ -32,9 +32,7 @@ from decisis.graph import Graph
 
 __all__ = ["FitCase", "Labelled", "fit", "fit_case", "held_out_right", "leave_one_out"]
 
-WEIGHT_GRID = (0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 THRESHOLDS = tuple(i / 40 for i in range(1, 40))
-ROUNDS = 4
 FIXED = "lexical"  # the scale: only the ratios of the weights rank starts
 # Not fitted: with learning off no question is remembered, so the fit cannot see this weight;
 # it stays what the settings say (a remembered question outranks any words' match).
@@ -134,22 +132,51 @@ def _starts_right(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
     return right
 
 
+START = 0.5  # every fitted weight starts here, whatever the settings given hold
+L2 = 0.01  # the listwise loss's penalty on the weights
+SHARPNESS = 8.0  # how sharp the softmax is over scores of order 1
+STEPS = 300
+
+
 def _fit_weights(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
-    best = settings.with_weights(**{FIXED: 1.0})
-    best_right = _starts_right(cases, best)
-    for _ in range(ROUNDS):
-        moved = False
-        for name in FEATURES:
-            if name in UNFITTED:
-                continue
-            for value in WEIGHT_GRID:
-                trial = best.with_weights(**{name: value})
-                right = _starts_right(cases, trial)
-                if right > best_right:
-                    best, best_right, moved = trial, right, True
-        if not moved:
-            break
-    return best
+    """The feature weights maximising, over the answerable questions, the softmax
+    probability of the starts that walk to a right answer (a listwise ranking loss, smooth
+    where the count of right starts is a staircase), with an L2 penalty; non-negative,
+    lexical fixed at 1, from ``START`` for every fitted weight: never from the settings' own
+    weights, which were fitted on every corpus, a held-out one among them. Adam steps."""
+    import numpy as np
+
+    lists = []
+    for case in cases:
+        q = case.question
+        if q.expected is None or not case.found.keys:
+            continue
+        good = {q.expected, *q.acceptable}
+        right = np.array([case.end(k, None)[0] in good for k in case.found.keys], dtype=bool)
+        if right.any() and not right.all():
+            lists.append((np.array(case.found.values, dtype=np.float64), right))
+    fitted = [i for i, name in enumerate(FEATURES) if name not in UNFITTED]
+    w = np.array(settings.weights, dtype=np.float64)
+    w[fitted] = START
+    w[FEATURES.index(FIXED)] = 1.0
+    m, v = np.zeros_like(w), np.zeros_like(w)
+    for step in range(1, STEPS + 1) if lists else ():
+        grad = L2 * w
+        for x, right in lists:
+            s = SHARPNESS * (x @ w)
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            q_right = np.where(right, p, 0.0)
+            q_right /= q_right.sum()
+            grad -= SHARPNESS * (x.T @ (q_right - p)) / len(lists)
+        mask = np.zeros_like(w)
+        mask[fitted] = 1.0
+        grad *= mask
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad**2
+        w -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        w[fitted] = np.maximum(w[fitted], 0.0)
+    return replace(settings, weights=tuple(round(float(x), 3) for x in w))
 
 
 def _logistic(
@@ -199,80 +226,6 @@ def _right_with_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
     return sum(_answered(case, settings) for case in cases)
 
 
-RECALL_WEIGHTS = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
-RECALL_FLOORS = (0.5, 0.6, 0.7, 0.8)
-RECALL_ORDERS = 3  # shuffled orders each recall setting is tried on, test then train
-
-
-def _question_vectors(cases: Sequence[FitCase]) -> list[Any] | None:
-    from decisis.adr.answer.vectors import _embedder, _unit_rows
-
-    embedder = _embedder()
-    if embedder is None:
-        return None
-    return list(_unit_rows(embedder.embed([c.question.text for c in cases])))
-
-
-def _with_recalled(found: Candidates, lent: dict[str, float]) -> Candidates:
-    """``found`` with the ``recalled`` feature of its candidates set from ``lent``."""
-    at = FEATURES.index("recalled")
-    rows = [
-        tuple(lent.get(key, 0.0) if i == at else v for i, v in enumerate(row))
-        for key, row in zip(found.keys, found.values, strict=True)
-    ]
-    return replace(found, values=rows)
-
-
-def _right_learning(
-    cases: Sequence[FitCase], vectors: Sequence[Any], settings: AnswerSettings
-) -> float:
-    """Questions right per order, asked test-then-train in ``RECALL_ORDERS`` shuffled orders
-    of each group: each answered with the ``recalled`` feature the questions corrected before
-    it give, then corrected (only this feature is simulated: a real correction also judges
-    links)."""
-    import random
-
-    rng = random.Random(11)
-    total = 0
-    groups: dict[str, list[int]] = {}
-    for i, case in enumerate(cases):
-        groups.setdefault(case.group, []).append(i)
-    for _ in range(RECALL_ORDERS):
-        for members in groups.values():
-            shuffled = list(members)
-            rng.shuffle(shuffled)
-            memory: list[tuple[Any, str]] = []
-            for i in shuffled:
-                case = cases[i]
-                lent: dict[str, float] = {}
-                for vector, key in memory:
-                    cosine = float(vector @ vectors[i])
-                    if cosine >= settings.recall_floor:
-                        lent[key] = max(lent.get(key, 0.0), cosine)
-                found = _with_recalled(case.found, lent) if lent else case.found
-                total += _answered(case, settings, found)
-                if case.question.expected is not None:
-                    memory.append((vectors[i], case.question.expected))
-    return total / RECALL_ORDERS
-
-
-def _fit_recall(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
-    """The weight of ``recalled`` and its floor that answer most questions right, learning
-    on, in simulated test-then-train orders; ties go to the smaller weight."""
-    vectors = _question_vectors(cases)
-    if vectors is None:
-        return settings
-    best = settings.with_weights(recalled=0.0)
-    best_right = _right_learning(cases, vectors, best)
-    for weight in RECALL_WEIGHTS[1:]:
-        for floor in RECALL_FLOORS:
-            trial = replace(settings.with_weights(recalled=weight), recall_floor=floor)
-            right = _right_learning(cases, vectors, trial)
-            if right > best_right + 1e-9:
-                best, best_right = trial, right
-    return best
-
-
 def _fit_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
     rows, labels = [], []
     for case in cases:
@@ -310,10 +263,9 @@ def fit(
     settings: AnswerSettings = DEFAULT_SETTINGS,
     name: str = "",
 ) -> AnswerSettings:
-    """Settings fitted on ``cases``: weights, then the abstention model and threshold, then
-    what corrections lend to later questions (``recalled``, learning on)."""
+    """Settings fitted on ``cases``: weights, then the abstention model and threshold."""
     weighted = _fit_weights(cases, settings)
-    gated = _fit_recall(cases, _fit_gate(cases, weighted))
+    gated = _fit_gate(cases, weighted)
     groups = sorted({c.group for c in cases})
     right = _right_with_gate(cases, gated)
     return replace(
