@@ -91,3 +91,40 @@ def test_clustered_interval_resamples_questions_not_orders() -> None:
     rate, low, high = clustered_interval([[True] * 5, [False] * 5])
     assert rate == 0.5 and low == 0.0 and high == 1.0
     assert clustered_interval([]) == (0.0, 0.0, 0.0)
+
+
+def _kinds() -> list[str]:
+    return ["memory", "duckdb", "postgres"]
+
+
+@pytest.mark.parametrize("kind", _kinds())
+def test_every_backend_answers_the_suite_as_sqlite_does(tmp_path: Path, kind: str) -> None:
+    """The answer engine reads no backend's own ranking: every store gives the same answers."""
+    from tests.stores.postgres.server import drop_schema, new_schema, schema_url
+
+    base = _corpus(tmp_path)
+    (base / "suite.toml").write_text(
+        '[[corpus]]\nname = "teams"\nrecords = ["records"]\nquestions = ["q.jsonl"]\n'
+    )
+    suite = load_suite(base / "suite.toml")
+    systems = ("decisis-static", "decisis")
+    expected = [
+        (o.system, o.question, o.answer) for o in run_suite(suite, orders=1, systems=systems)
+    ]
+    schema = new_schema() if kind == "postgres" else None
+    try:
+        store = schema_url(schema) if schema else kind
+        found = run_suite(suite, orders=1, systems=systems, store=store)
+    finally:
+        if schema:
+            drop_schema(schema)
+    assert [(o.system, o.question, o.answer) for o in found] == expected
+
+
+def test_an_unknown_store_kind_is_refused(tmp_path: Path) -> None:
+    base = _corpus(tmp_path)
+    (base / "suite.toml").write_text(
+        '[[corpus]]\nname = "teams"\nrecords = ["records"]\nquestions = ["q.jsonl"]\n'
+    )
+    with pytest.raises(InvalidInput, match="not a store to evaluate on"):
+        run_suite(load_suite(base / "suite.toml"), orders=1, store="mongodb")

@@ -144,6 +144,14 @@ def eval_(
         bool,
         typer.Option("--misses", help="Also list the questions decisis missed, and its answers."),
     ] = False,
+    store: Annotated[
+        str,
+        typer.Option(
+            "--store-kind",
+            help="Where each run's graphs live: sqlite (default), memory, duckdb, or a"
+            " postgresql:// URL (a graph of its own per run).",
+        ),
+    ] = "sqlite",
     loco: Annotated[
         bool,
         typer.Option(
@@ -184,6 +192,7 @@ def eval_(
                 load_suite(suite),
                 orders=orders,
                 systems=chosen,
+                store=store,
                 progress=tick,
                 settings_for=fitted,
             )
@@ -196,6 +205,7 @@ def eval_(
                     folders,
                     orders=orders,
                     systems=chosen,
+                    store=store,
                     progress=tick,
                 )
             if links:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import uuid
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -66,10 +67,23 @@ class Summary:
         }
 
 
+STORES = ("sqlite", "memory", "duckdb", "postgresql://…")
+
+
 def _opener(folder: Path, store: str) -> Callable[[str], Graph]:
+    """Fresh graphs for one evaluation: a SQLite or DuckDB file each in ``folder``, a memory
+    store, or a graph of its own (named for this run) in the PostgreSQL database ``store``."""
+    if store.startswith(("postgresql://", "postgres://")):
+        run = uuid.uuid4().hex[:12]
+        return lambda name: open_graph(store, graph=f"eval-{run}-{name}")
+    if store not in ("sqlite", "memory", "duckdb"):
+        raise InvalidInput("store", f"{store!r} is not a store to evaluate on", ", ".join(STORES))
+
     def make(name: str) -> Graph:
-        url = "memory://" if store == "memory" else f"sqlite:///{folder / (name + '.db')}"
-        return open_graph(url)
+        if store == "memory":
+            return open_graph("memory://")
+        suffix = "duckdb" if store == "duckdb" else "db"
+        return open_graph(f"{store}:///{folder / (name + '.' + suffix)}")
 
     return make
 
