@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import random
-import uuid
 import tempfile
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
