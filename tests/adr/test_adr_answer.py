@@ -293,7 +293,7 @@ CONTROL_PLANE = "Who looks after the master nodes of our EKS cluster, us or AWS?
 
 
 def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
-    graph: decisis.Graph, monkeypatch: pytest.MonkeyPatch
+    graph: decisis.Graph,
 ) -> None:
     """The EKS record left auto-scaling "for future consideration"; the Karpenter record
     decided it (rule ``decides-deferred``). A question on scaling walks there; one on the
@@ -305,10 +305,8 @@ def test_a_record_that_took_over_part_of_another_answers_only_for_that_part(
     assert 'It replaced part of cloud-platform:022 "EKS"' in scaling.text
     assert ask(graph, SCALING).answer == "cloud-platform:047"
     assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:022"
-    from decisis.adr.answer import walk
-
-    monkeypatch.setattr(walk, "PARTIAL_RELEVANCE_MIN", walk.RELEVANCE_MIN)  # as whole records
-    assert ask(graph, CONTROL_PLANE).answer == "cloud-platform:047"
+    as_whole = replace(DEFAULT_SETTINGS, partial_relevance_min=DEFAULT_SETTINGS.relevance_min)
+    assert ask(graph, CONTROL_PLANE, as_whole).answer == "cloud-platform:047"
 
 
 def test_a_record_closer_in_meaning_answers_for_the_part_it_took_over(
@@ -316,7 +314,7 @@ def test_a_record_closer_in_meaning_answers_for_the_part_it_took_over(
 ) -> None:
     """Ingested alone, the Cloud Platform's folder scores words by its own counts, and the
     Karpenter record matches a question on the Cluster Autoscaler below
-    ``PARTIAL_RELEVANCE_MIN`` of the EKS record; it is closer to it in meaning, so the
+    ``partial_relevance_min`` of the EKS record; it is closer to it in meaning, so the
     question is about the part it took over. The control-plane question still is not."""
     with decisis.open(f"sqlite:///{tmp_path / 'cp.db'}") as g:
         ingest(g, corpus / "cloud-platform")
@@ -332,7 +330,7 @@ def test_a_record_closer_in_meaning_answers_for_the_part_it_took_over(
         (0.6, {"old": 0.5, "new": 0.55}, True),
         (0.6, {"old": 0.5, "new": 0.45}, False),  # farther in meaning than the older record
         (0.6, {"old": 0.5}, False),  # no cosine for the newer record
-        (0.3, {"old": 0.5, "new": 0.9}, False),  # below RELEVANCE_MIN whatever its meaning
+        (0.3, {"old": 0.5, "new": 0.9}, False),  # below relevance_min whatever its meaning
     ],
 )
 def test_a_question_is_about_the_part_by_words_or_by_meaning(

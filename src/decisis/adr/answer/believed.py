@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from decisis.adr.answer.walk import WALK_THRESHOLD
+from decisis.adr.answer.settings import DEFAULT_SETTINGS
 from decisis.adr.link.trust import link_confidence
 from decisis.adr.link.view import view_of
 from decisis.graph import Graph
@@ -24,7 +24,9 @@ class BelievedLink:
     partial: bool
 
 
-def believed_links(graph: Graph, threshold: float = WALK_THRESHOLD) -> list[BelievedLink]:
+def believed_links(
+    graph: Graph, threshold: float = DEFAULT_SETTINGS.walk_threshold
+) -> list[BelievedLink]:
     """Every (old, new) pair of records the graph's links replace with at least
     ``threshold`` belief, strongest first."""
     view = view_of(graph)

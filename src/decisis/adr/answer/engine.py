@@ -35,7 +35,7 @@ from decisis.adr.answer.render import (
     which_record,
 )
 from decisis.adr.answer.settings import DEFAULT_SETTINGS, AnswerSettings
-from decisis.adr.answer.walk import WALK_THRESHOLD, Walk, walk
+from decisis.adr.answer.walk import Walk, walk
 from decisis.adr.link.view import AdrView, view_of
 from decisis.graph import Graph
 
@@ -111,6 +111,7 @@ def walk_from(
     start: str,
     vouched: str | None,
     graph: Graph | None = None,
+    settings: AnswerSettings = DEFAULT_SETTINGS,
 ) -> Walk:
     """The walk from ``start`` to what stands, as answering takes it: a start a corrected
     question nearly the same vouches for is the answer (a person said so, knowing what
@@ -121,11 +122,12 @@ def walk_from(
         view,
         start,
         found.relevance,
-        WALK_THRESHOLD,
+        settings.walk_threshold,
         graph=graph,
         whole=vouched == "named",
         meaning=found.cosines,
         asked=found.question.terms,
+        limits=(settings.relevance_min, settings.partial_relevance_min),
     )
 
 
@@ -174,7 +176,11 @@ def decide(
         if unmet is not None:
             why = f"{start}, the closest record, {unmet}"
             return abstained(text, why, _evidence(found, ordered, None))
-    result = walk_from(view, found, start, ordered.vouched, graph) if walk_links else Walk([start])
+    result = (
+        walk_from(view, found, start, ordered.vouched, graph, settings)
+        if walk_links
+        else Walk([start])
+    )
     chance = None
     if ordered.vouched is None:
         values = gate_values(found, ordered.ranked, settings, result.standing, result.chain)

@@ -63,6 +63,8 @@ class FitCase:
     view: AdrView
     found: Candidates
     ends: dict[tuple[str, str | None], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # the walk's settings (not fitted: the walk does not depend on the weights)
+    settings: AnswerSettings = DEFAULT_SETTINGS
     unmet: dict[str, str | None] = field(default_factory=dict)
 
     def end(self, start: str, vouched: str | None) -> tuple[str, tuple[str, ...]]:
@@ -70,7 +72,7 @@ class FitCase:
         on weights)."""
         found = self.ends.get((start, vouched))
         if found is None:
-            walked = walk_from(self.view, self.found, start, vouched)
+            walked = walk_from(self.view, self.found, start, vouched, settings=self.settings)
             found = self.ends[(start, vouched)] = (walked.standing, tuple(walked.chain))
         return found
 
@@ -88,7 +90,8 @@ def fit_case(
     from decisis.adr.link.view import view_of
 
     view = view_of(graph)
-    return FitCase(group, question, view, consider(graph, view, question.text, settings))
+    found = consider(graph, view, question.text, settings)
+    return FitCase(group, question, view, found, settings=settings)
 
 
 @dataclass(frozen=True)

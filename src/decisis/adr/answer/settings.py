@@ -66,6 +66,24 @@ class AnswerSettings:
     """Abstain when the probability is below this. Chosen with the model, as the value that
     answers most questions right on the fitting corpora."""
 
+    walk_threshold: float = 0.5
+    """A link is walked when the rules' belief in it reaches this (stated and confirmed links
+    are certain; a rule's candidates carry its trust). Kept from the engine before (the
+    development questions of ``adr-corpus``); ``decisis eval --links`` scores the links it
+    believes."""
+
+    relevance_min: float = 0.35
+    """A candidate link is walked at full belief only when its newer record matches the
+    question at least this share of the best match (its belief is scaled down below it): a
+    record that replaced part of another is not where a question about the rest ends. Kept
+    from the engine before."""
+
+    partial_relevance_min: float = 0.7
+    """A link a rule inferred for part of a record is walked only when the newer record
+    matches the question this share of the best match (or ``relevance_min`` while closer in
+    meaning than the older one): the question must be about that part. Kept from the engine
+    before."""
+
     depth: int = 20
     """How many records of each ranking (terms, vectors, full text) become candidates. Not
     fitted: the right start is within the first 20 for every development question that has

@@ -98,17 +98,24 @@ def region(graph: Graph, view: AdrView, start: str, threshold: float) -> dict[st
     return out
 
 
-def _about_the_part(match: float, meaning: Mapping[str, float], old: str, new: str) -> bool:
+def _about_the_part(
+    match: float,
+    meaning: Mapping[str, float],
+    old: str,
+    new: str,
+    limits: tuple[float, float] = (RELEVANCE_MIN, PARTIAL_RELEVANCE_MIN),
+) -> bool:
     """Whether a question is about the part of ``old`` that ``new`` took over: ``new``
     matches its words nearly as well as the best record (``PARTIAL_RELEVANCE_MIN``), or
     matches them at ``RELEVANCE_MIN`` and is at least as close to it in meaning as ``old``.
     Word scores are relative to a folder's counts: ingested alone, the Cloud Platform's
     Karpenter record matches "Should I install the Cluster Autoscaler on the new clusters?"
     at 0.68 of the EKS record, among all three teams' records at 0.77."""
-    if match >= PARTIAL_RELEVANCE_MIN:
+    relevance_min, partial_min = limits
+    if match >= partial_min:
         return True
     closer = new in meaning and old in meaning and meaning[new] >= meaning[old]
-    return closer and match >= RELEVANCE_MIN
+    return closer and match >= relevance_min
 
 
 def names_asked(edges: Sequence[Edge], asked: Collection[str]) -> tuple[str, ...]:
@@ -142,6 +149,7 @@ def _options(
     whole: bool = False,
     meaning: Mapping[str, float] | None = None,
     asked: Collection[str] = (),
+    limits: tuple[float, float] = (RELEVANCE_MIN, PARTIAL_RELEVANCE_MIN),
 ) -> list[Step]:
     """The successors of ``current`` with the belief that they replace it for this question
     (with ``whole``, a question about ``current`` itself: every successor matches it);
@@ -166,7 +174,7 @@ def _options(
         # the question names what the newer record says it replaced: about that, whatever
         # else the newer record's words match
         named = names_asked(edges, asked)
-        about = bool(named) or _about_the_part(match, meaning or {}, current, new)
+        about = bool(named) or _about_the_part(match, meaning or {}, current, new, limits)
         if partial and not stated and not about:
             # an inferred link for part of a record speaks only for that part, even once a
             # correction confirmed it; a record that says it was partly replaced is followed
@@ -174,8 +182,8 @@ def _options(
             continue
         if judged:
             belief = max(belief, JUDGED_ONLY)
-        elif match < RELEVANCE_MIN and not named:
-            belief *= match / RELEVANCE_MIN
+        elif match < limits[0] and not named:
+            belief *= match / limits[0]
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
         steps.append(Step(current, new, belief, rules, partial, named))
     # Among believed successors the newest stands: a record written later decides last.
@@ -192,6 +200,7 @@ def walk(
     whole: bool = False,
     meaning: Mapping[str, float] | None = None,
     asked: Collection[str] = (),
+    limits: tuple[float, float] = (RELEVANCE_MIN, PARTIAL_RELEVANCE_MIN),
 ) -> Walk:
     """Follow the best believed successor from ``start`` until none passes ``threshold``.
 
@@ -211,7 +220,7 @@ def walk(
         current = result.chain[-1]
         options = [
             s
-            for s in _options(view, current, relevance, successors, whole, meaning, asked)
+            for s in _options(view, current, relevance, successors, whole, meaning, asked, limits)
             if s.new not in seen
         ]
         passing = [s for s in options if s.belief >= threshold]

@@ -12,7 +12,7 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   never (a record saying it was superseded is not undone by one question: the question
   was about a part that another record took over);
 * KEY stands for this question, so a rule's candidate saying a record the question also
-  matches (``decisis.adr.answer.walk.RELEVANCE_MIN``) replaced KEY is rejected too (not an
+  matches (``AnswerSettings.relevance_min``) replaced KEY is rejected too (not an
   amendment, which leaves part of KEY standing). Without this a rule would only ever
   gain trust: its links below the walking threshold are never walked, so never
   rejected, while corrections keep confirming the right ones, until every candidate
@@ -44,7 +44,6 @@ from decisis.adr.answer import (
     consider,
     decide,
 )
-from decisis.adr.answer.walk import RELEVANCE_MIN
 from decisis.adr.link.ingest import adr_links
 from decisis.adr.link.trust import CORRECTION_RULE, links_after, trust_moves
 from decisis.adr.link.view import QUESTION_KIND, AdrView, view_of
@@ -153,6 +152,7 @@ def _judge(
     at: Any,
     result: Correction,
     relevance: dict[str, float] | None = None,
+    relevance_min: float = DEFAULT_SETTINGS.relevance_min,
 ) -> tuple[list[EventDraft], dict[str, str]]:
     """Drafts confirming the right path and rejecting wrong hops; the states they replace."""
     out: list[EventDraft] = []
@@ -191,7 +191,7 @@ def _judge(
             edge.state is LinkState.CANDIDATE
             and not edge.metadata.get("partial")
             and new is not None
-            and (relevance or {}).get(new, 0.0) >= RELEVANCE_MIN
+            and (relevance or {}).get(new, 0.0) >= relevance_min
         ):
             set_state(edge, LinkState.REJECTED)
     return out, before
@@ -268,7 +268,9 @@ def _correct(graph: Graph, question: str, key: str | None, settings: AnswerSetti
     changes: list[EventDraft] = []
     before: dict[str, str] = {}
     if key is not None and found is not None:
-        changes, before = _judge(view, answer, key, at, result, found.relevance)
+        changes, before = _judge(
+            view, answer, key, at, result, found.relevance, settings.relevance_min
+        )
         agreed = len(result.confirmed)
         # where the question started, also when it abstained there (its start too far in
         # meaning): the next question like it starts there again
