@@ -14,59 +14,11 @@ import re
 from collections.abc import Container
 
 from decisis.errors import InvalidInput
+from decisis.search.words import abbreviations
 
 __all__ = ["ABBREVIATIONS", "add_abbreviation", "spelled_both_ways"]
 
-ABBREVIATIONS: dict[str, str] = {
-    "acl": "access control list",
-    "ami": "amazon machine image",
-    "api": "application programming interface",
-    "cdn": "content delivery network",
-    "ci": "continuous integration",
-    "cd": "continuous delivery",
-    "cli": "command line interface",
-    "cms": "content management system",
-    "cve": "common vulnerabilities and exposures",
-    "dns": "domain name system",
-    "dr": "disaster recovery",
-    "ec2": "elastic compute cloud",
-    "ecr": "elastic container registry",
-    "ecs": "elastic container service",
-    "eks": "elastic kubernetes service",
-    "elb": "elastic load balancer",
-    "fqdn": "fully qualified domain name",
-    "gke": "google kubernetes engine",
-    "hpa": "horizontal pod autoscaler",
-    "iac": "infrastructure as code",
-    "iam": "identity and access management",
-    "idp": "identity provider",
-    "jml": "joiners movers and leavers",
-    "k8s": "kubernetes",
-    "kms": "key management service",
-    "lb": "load balancer",
-    "mfa": "multi factor authentication",
-    "nat": "network address translation",
-    "oidc": "openid connect",
-    "pr": "pull request",
-    "rbac": "role based access control",
-    "rds": "relational database service",
-    "s3": "simple storage service",
-    "saml": "security assertion markup language",
-    "scim": "system for cross domain identity management",
-    "sla": "service level agreement",
-    "slo": "service level objective",
-    "sns": "simple notification service",
-    "sqs": "simple queue service",
-    "ssm": "systems manager",
-    "sso": "single sign on",
-    "ssl": "secure sockets layer",
-    "tls": "transport layer security",
-    "ttl": "time to live",
-    "vm": "virtual machine",
-    "vpc": "virtual private cloud",
-    "vpn": "virtual private network",
-    "waf": "web application firewall",
-}
+ABBREVIATIONS: dict[str, str] = dict(abbreviations())  # data: words/abbreviations.toml
 
 _WORD = re.compile(r"[a-z0-9]+")
 _SHORT = re.compile(r"^[a-z][a-z0-9]{1,7}$")
