@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from decisis.adr.learn.corrections import Correction, correct, undo
     from decisis.adr.learn.learned import learned
     from decisis.adr.link.ingest import IngestReport, ingest
+    from decisis.adr.link.rules.model import forget_model, use_model
     from decisis.adr.link.view import AdrView, view_of
     from decisis.adr.read import (
         MAX_RECORD_BYTES,
@@ -73,6 +74,8 @@ _WHERE = {
     "view_of": "decisis.adr.link.view",
     "believed_links": "decisis.adr.answer.believed",
     "IngestReport": "decisis.adr.link.ingest",
+    "use_model": "decisis.adr.link.rules.model",
+    "forget_model": "decisis.adr.link.rules.model",
     "ingest": "decisis.adr.link.ingest",
     "MAX_RECORD_BYTES": "decisis.adr.read",
     "AdrRecord": "decisis.adr.read",
@@ -111,6 +114,7 @@ __all__ = [
     "count_tokens",
     "fit_case",
     "fit_settings",
+    "forget_model",
     "held_out_right",
     "ingest",
     "learned",
@@ -119,6 +123,7 @@ __all__ = [
     "read_folder",
     "read_record",
     "undo",
+    "use_model",
     "view_of",
     "why_lines",
 ]

@@ -16,12 +16,38 @@ __all__ = ["register"]
 def ingest(
     ctx: typer.Context,
     folders: Annotated[list[Path], typer.Argument(help="ADR folders, or folders of them.")],
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="Base URL of a model server: the rule model-judged asks it which records"
+            " replace which (off without it).",
+        ),
+    ] = None,
+    model_name: Annotated[
+        str, typer.Option("--model-name", help="Model name sent to the server.")
+    ] = "default",
+    provider: Annotated[
+        str,
+        typer.Option(
+            "--provider", help="Wire format: openai (any compatible server) or anthropic."
+        ),
+    ] = "openai",
 ) -> None:
     """Read ADR folders into the graph; re-running adds events only for changed records."""
+    from decisis.adr import forget_model, use_model
     from decisis.adr import ingest as run
 
     state = get_state(ctx)
-    report = run(state.graph, *folders)
+    if model is not None:
+        from decisis.got.clients import make_client
+
+        use_model(make_client(provider, model_name, base_url=model))
+    try:
+        report = run(state.graph, *folders)
+    finally:
+        if model is not None:
+            forget_model()
     if state.json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
         return

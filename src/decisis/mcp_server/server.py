@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio.to_thread
-
 from decisis.agent.config import AgentMemory
 from decisis.agent.tools import ToolResult
 from decisis.binding import BearerOnly, check_bind
 from decisis.errors import MissingExtra
 
 try:
+    import anyio.to_thread
     from mcp.server.mcpserver import MCPServer
     from mcp_types import CallToolResult, TextContent
     from mcp_types import Tool as MCPTool

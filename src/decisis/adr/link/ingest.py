@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from decisis.adr.link.rules import Proposal, propose_links
+from decisis.adr.link.rules import Proposal, propose_links, rules
 from decisis.adr.link.trust import trust_from
 from decisis.adr.read.reader import read_folder
 from decisis.adr.read.records import AdrRecord, AdrStatus, ReadProblem
@@ -203,9 +203,11 @@ def _link_drafts(
         )
         out.append(drafts.edge_added(edge, at))
         report.links_added += 1
+    running = {rule.name for rule in rules()}  # a rule turned off (a model) keeps its links
     for marker, edge in existing.items():
         unjudged = edge.state in (LinkState.STATED, LinkState.CANDIDATE)
-        if marker not in wanted and unjudged and {marker[1], marker[2]} <= scope:
+        ran = marker[0] in running
+        if marker not in wanted and unjudged and ran and {marker[1], marker[2]} <= scope:
             reason = "no rule proposes this link after re-reading the records"
             out.append(drafts.tombstoned(edge.id, "edge", reason, at))
             report.links_removed += 1

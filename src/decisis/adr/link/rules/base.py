@@ -156,6 +156,11 @@ def register(rule: LinkRule) -> LinkRule:
     return rule
 
 
+def unregister(name: str) -> None:
+    """Remove the rule called ``name``, if any (a rule a user turned on for a while)."""
+    _RULES.pop(name, None)
+
+
 def rules() -> list[LinkRule]:
     return list(_RULES.values())
 
