@@ -266,7 +266,7 @@ def test_a_word_only_the_best_record_uses_finds_it(
 
         found = consider(graph, view_of(graph), question, DEFAULT_SETTINGS)
         assert found.ranks["team:0001"]["terms"] == 1
-        words_only = replace(DEFAULT_SETTINGS, weights=(1.0,) + (0.0,) * 10)
+        words_only = replace(DEFAULT_SETTINGS, weights=(1.0,) + (0.0,) * (len(FEATURES) - 1))
         assert best_start(graph, question, words_only) == "team:0001"
 
 

@@ -102,3 +102,44 @@ def test_ingest_model_on_the_command_line(tmp_path: Path) -> None:
     with decisis.open(store) as g:
         assert [e for e in view_of(g).links if e.metadata.get("rule") == MODEL_RULE]
     assert MODEL_RULE not in {r.name for r in rules()}  # only for that ingest
+
+
+def _rerank(body: dict[str, Any], attempt: int) -> Reply:
+    """A scripted model that picks the Karpenter record whenever it is shown."""
+    text = user_text(body)
+    return Reply("team:002" if "team:002" in text else "NONE")
+
+
+def test_a_reranker_picks_among_the_best_starts(tmp_path: Path) -> None:
+    from decisis.adr import ask, forget_reranker, use_reranker
+
+    question = "How are the worker nodes of our clusters scaled?"
+    with decisis.open("memory://") as g:
+        ingest(g, _team(tmp_path))
+        plain = ask(g, question)
+        with serve(_rerank) as server:
+            reranker = use_reranker(make_client("openai", "scripted", base_url=server.openai_url))
+            try:
+                picked = ask(g, question)
+            finally:
+                forget_reranker()
+    assert reranker.asked == 1 and reranker.failed == 0
+    assert picked.evidence["start"] == "team:002" and picked.evidence["votes"]["model"] == 1
+    assert "model" not in plain.evidence.get("votes", {})
+    assert reranker.top == 5 and "team:001" in user_text(server.requests[0])  # shown the best
+
+
+def test_a_reranker_that_fails_changes_nothing(tmp_path: Path) -> None:
+    from decisis.adr import ask, forget_reranker, use_reranker
+
+    question = "How are the worker nodes of our clusters scaled?"
+    with decisis.open("memory://") as g:
+        ingest(g, _team(tmp_path))
+        plain = ask(g, question)
+        with serve(lambda body, attempt: Reply(status=503)) as server:
+            reranker = use_reranker(make_client("openai", "scripted", base_url=server.openai_url))
+            try:
+                again = ask(g, question)
+            finally:
+                forget_reranker()
+    assert reranker.failed == 1 and again.answer == plain.answer

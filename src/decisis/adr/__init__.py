@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from decisis.adr.answer.believed import BelievedLink, believed_links
     from decisis.adr.answer.fit import FitCase, Labelled, fit_case, held_out_right, leave_one_out
     from decisis.adr.answer.fit import fit as fit_settings
+    from decisis.adr.answer.rerank import forget_reranker, use_reranker
     from decisis.adr.answer.tokens import count_tokens
     from decisis.adr.answer.vectors import closest_records
     from decisis.adr.answer.why import why_lines
@@ -68,6 +69,8 @@ _WHERE = {
     "held_out_right": "decisis.adr.answer.fit",
     "leave_one_out": "decisis.adr.answer.fit",
     "count_tokens": "decisis.adr.answer.tokens",
+    "use_reranker": "decisis.adr.answer.rerank",
+    "forget_reranker": "decisis.adr.answer.rerank",
     "closest_records": "decisis.adr.answer.vectors",
     "why_lines": "decisis.adr.answer.why",
     "AdrView": "decisis.adr.link.view",
@@ -115,6 +118,7 @@ __all__ = [
     "fit_case",
     "fit_settings",
     "forget_model",
+    "forget_reranker",
     "held_out_right",
     "ingest",
     "learned",
@@ -124,6 +128,7 @@ __all__ = [
     "read_record",
     "undo",
     "use_model",
+    "use_reranker",
     "view_of",
     "why_lines",
 ]

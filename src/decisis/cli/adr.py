@@ -73,13 +73,37 @@ def ask(
     why: Annotated[
         bool, typer.Option("--why", help="Also say where it started and which links it took.")
     ] = False,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="Base URL of a model server that reranks the best starts (off without it).",
+        ),
+    ] = None,
+    model_name: Annotated[
+        str, typer.Option("--model-name", help="Model name sent to the server.")
+    ] = "default",
+    provider: Annotated[
+        str,
+        typer.Option(
+            "--provider", help="Wire format: openai (any compatible server) or anthropic."
+        ),
+    ] = "openai",
 ) -> None:
     """What do we do about X today? The record that stands and what it replaced."""
     from decisis.adr import ask as run
-    from decisis.adr import why_lines
+    from decisis.adr import forget_reranker, use_reranker, why_lines
 
     state = get_state(ctx)
-    answer = run(state.graph, question)
+    if model is not None:
+        from decisis.got.clients import make_client
+
+        use_reranker(make_client(provider, model_name, base_url=model))
+    try:
+        answer = run(state.graph, question)
+    finally:
+        if model is not None:
+            forget_reranker()
     if state.json:
         typer.echo(json.dumps(answer.to_dict(), indent=2))
         return

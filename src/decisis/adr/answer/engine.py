@@ -34,7 +34,8 @@ from decisis.adr.answer.render import (
     summary_of,
     which_record,
 )
-from decisis.adr.answer.settings import DEFAULT_SETTINGS, AnswerSettings
+from decisis.adr.answer.rerank import active_reranker
+from decisis.adr.answer.settings import DEFAULT_SETTINGS, FEATURES, AnswerSettings
 from decisis.adr.answer.walk import Walk, walk
 from decisis.adr.link.view import AdrView, view_of
 from decisis.graph import Graph
@@ -54,9 +55,21 @@ class Ordered:
 
 
 def consider(graph: Graph | None, view: AdrView, text: str, settings: AnswerSettings) -> Candidates:
-    """The question read once, and its candidate starts with their features."""
+    """The question read once, and its candidate starts with their features (with a model
+    reranker configured, the record it picks among the best gets its ``model`` feature)."""
     question = parse_question(view, text, settings.subject_terms)
-    return candidates(graph, view, question, settings)
+    found = candidates(graph, view, question, settings)
+    reranker = active_reranker()
+    if reranker is not None and found.keys:
+        best = [key for key, _ in found.ranked(settings)[: reranker.top]]
+        picked = reranker.pick(view, text, best)
+        if picked is not None:
+            at, row = FEATURES.index("model"), found.keys.index(picked)
+            values = list(found.values[row])
+            values[at] = 1.0
+            found.values[row] = tuple(values)
+            found.ranks[picked]["model"] = 1
+    return found
 
 
 def order(found: Candidates, settings: AnswerSettings) -> Ordered:

@@ -134,6 +134,7 @@ def candidates(
             else 0.0,
             "remembered": 1.0 if key in vouched else 0.0,
             "recalled": lent.get(key, 0.0),
+            "model": 0.0,  # set by the reranker, when one is configured (``engine.consider``)
         }
         found.keys.append(key)
         found.folders[key] = str(view.meta(key).get("folder") or "")

@@ -36,7 +36,7 @@ THRESHOLDS = tuple(i / 40 for i in range(1, 40))
 FIXED = "lexical"  # the scale: only the ratios of the weights rank starts
 # Not fitted: with learning off no question is remembered, so the fit cannot see this weight;
 # it stays what the settings say (a remembered question outranks any words' match).
-UNFITTED = frozenset({FIXED, "remembered", "recalled"})
+UNFITTED = frozenset({FIXED, "remembered", "recalled", "model"})
 
 
 @dataclass(frozen=True)

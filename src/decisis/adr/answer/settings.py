@@ -33,6 +33,8 @@ FEATURES = (
     "remembered",  # 1 when a corrected question nearly the same resolved to this record
     "recalled",  # the closest cosine of a corrected question resolved to this record, above
     # ``recall_floor`` (0 below it): corrections reach questions on the topic in other words
+    "model",  # 1 when a configured model, shown the best starts, picked this record
+    # (``decisis.adr.answer.rerank``; 0 without one)
 )
 # What the abstention model reads of the best start, in the order of ``abstain_weights``.
 GATE_FEATURES = (
@@ -49,10 +51,24 @@ GATE_FEATURES = (
 class AnswerSettings:
     """How answering scores starts and decides to abstain. Frozen: change with ``replace``."""
 
-    weights: tuple[float, ...] = (1.0, 0.003, 0.839, 0.0, 0.0, 0.0, 0.385, 0.713, 0.277, 2.0, 0.0)
+    weights: tuple[float, ...] = (
+        1.0,
+        0.003,
+        0.839,
+        0.0,
+        0.0,
+        0.0,
+        0.385,
+        0.713,
+        0.277,
+        2.0,
+        0.0,
+        1.0,
+    )
     """Weight of each of ``FEATURES`` in a start's score. Fitted by a listwise ranking loss on
     the starts that walk to a right answer (``decisis.adr.answer.fit``); the default is the
-    fit on the five corpora of ``bench/suite.toml``."""
+    fit on the five corpora of ``bench/suite.toml``. ``model`` is set, not fitted (1.0, the
+    weight of the best lexical match): no model is reachable here to fit it on."""
 
     abstain_weights: tuple[float, ...] = (0.4882, 7.6164, 2.446, 0.0, 3.579, 2.4002)
     """Logistic weights of ``GATE_FEATURES``: the probability that the best start answers
