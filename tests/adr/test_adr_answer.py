@@ -355,14 +355,18 @@ def test_a_correction_of_an_abstained_question_links_from_where_it_started(
 ) -> None:
     """The dedicated-account record is where the question starts; its low cosine made it
     abstain. Corrected to the record that moved the platform into Modernisation Platform
-    accounts, the next question starting there walks over."""
+    accounts, it proposes a link from there; one correction alone moves no other answer, a
+    second one agreeing does: the next question starting there walks over."""
     first = "Are we giving up the moj-cp account?"
+    second = "Is the moj-cp account going away?"
     then = "Do we still run everything in the dedicated moj-cp account?"
     with decisis.open(f"sqlite:///{tmp_path / 'a.db'}") as g:
         ingest(g, corpus)
         assert ask(g, first).answer is None
         assert ask(g, then).chain == ["cloud-platform:010"]
         assert correct(g, first, "cloud-platform:042").proposed
+        assert ask(g, then).chain == ["cloud-platform:010"]  # one correction: not walked yet
+        assert correct(g, second, "cloud-platform:042").confirmed
         assert ask(g, then).chain == ["cloud-platform:010", "cloud-platform:042"]
 
 

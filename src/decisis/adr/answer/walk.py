@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from decisis.adr.link.trust import link_confidence
+from decisis.adr.link.trust import CORRECTION_RULE, link_confidence
 from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
 from decisis.model import Edge, LinkState
@@ -179,6 +179,9 @@ def _options(
             # an inferred link for part of a record speaks only for that part, even once a
             # correction confirmed it; a record that says it was partly replaced is followed
             # (the answer says part of the older record still stands)
+            continue
+        if all(e.metadata.get("rule") == CORRECTION_RULE for e in edges) and not judged:
+            # a link only one correction proposed is not walked until a second one agrees
             continue
         if judged:
             belief = max(belief, JUDGED_ONLY)
