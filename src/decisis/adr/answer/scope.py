@@ -4,7 +4,7 @@ environments", "… will be addressed in a future ADR", "… is out of scope".
 Such a record shares the words of a question about the thing it leaves out, so it
 ranks high for it, yet it is the one record that says it does not answer it. The words
 a record uses only in such sentences are its *excluded* terms; a question whose
-subject is among them does not start there (``decisis.adr.start``).
+subject is among them does not start there (the ``scope`` check, ``decisis.adr.answer.checks``).
 """
 
 from __future__ import annotations
