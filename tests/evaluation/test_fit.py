@@ -102,3 +102,70 @@ def test_settings_refuse_what_they_cannot_use() -> None:
     shown = DEFAULT_SETTINGS.to_dict()
     assert list(shown["weights"]) == list(FEATURES)
     assert list(shown["abstain_weights"]) == list(GATE_FEATURES)
+
+
+def test_settings_round_trip_through_json_and_refuse_strays() -> None:
+    import json
+
+    again = AnswerSettings.from_dict(json.loads(json.dumps(DEFAULT_SETTINGS.to_dict())))
+    assert again == DEFAULT_SETTINGS
+    partial = AnswerSettings.from_dict({"weights": {"title": 2.0}, "abstain_below": 0.3})
+    assert partial.weight("title") == 2.0 and partial.weight("lexical") == 1.0
+    assert partial.abstain_below == 0.3
+    with pytest.raises(InvalidInput, match="weigths"):
+        AnswerSettings.from_dict({"weigths": {}})
+    with pytest.raises(InvalidInput, match="titel"):
+        AnswerSettings.from_dict({"weights": {"titel": 1.0}})
+    with pytest.raises(InvalidInput, match="checks"):
+        AnswerSettings.from_dict({"checks": ["named", "nmaed"]})
+
+
+def test_eval_fit_writes_settings_that_ask_and_eval_take(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from decisis.cli.app import app
+
+    suite = _suite(tmp_path)
+    out = tmp_path / "fitted.json"
+    runner = CliRunner()
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "--suite",
+            str(suite),
+            "--fit",
+            str(out),
+            "--orders",
+            "1",
+            "--systems",
+            "decisis-static",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    fitted = AnswerSettings.from_dict(json.loads(out.read_text()))
+    assert fitted.fitted_on == "payments, search"
+    store = f"sqlite:///{tmp_path / 'a.db'}"
+    assert (
+        runner.invoke(app, ["--store", store, "ingest", str(tmp_path / "payments")]).exit_code == 0
+    )
+    asked = runner.invoke(
+        app,
+        ["--store", store, "ask", "Where do services read their secrets?", "--settings", str(out)],
+    )
+    assert asked.exit_code == 0 and "payments:0002" in asked.stdout
+    again = runner.invoke(
+        app,
+        [
+            "eval",
+            "--suite",
+            str(suite),
+            "--settings",
+            str(out),
+            "--orders",
+            "1",
+            "--systems",
+            "decisis-static",
+        ],
+    )
+    assert again.exit_code == 0, again.output

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from decisis.cli.state import get_state
+
+if TYPE_CHECKING:
+    from decisis.adr import AnswerSettings
 
 __all__ = ["register"]
 
@@ -89,18 +92,26 @@ def ask(
             "--provider", help="Wire format: openai (any compatible server) or anthropic."
         ),
     ] = "openai",
+    settings: Annotated[
+        Path | None,
+        typer.Option(
+            "--settings",
+            help="Answer settings as JSON (decisis eval --suite S --fit FILE writes them).",
+        ),
+    ] = None,
 ) -> None:
     """What do we do about X today? The record that stands and what it replaced."""
+    from decisis.adr import DEFAULT_SETTINGS, forget_reranker, use_reranker, why_lines
     from decisis.adr import ask as run
-    from decisis.adr import forget_reranker, use_reranker, why_lines
 
     state = get_state(ctx)
+    chosen = load_settings(settings) if settings is not None else DEFAULT_SETTINGS
     if model is not None:
         from decisis.got.clients import make_client
 
         use_reranker(make_client(provider, model_name, base_url=model))
     try:
-        answer = run(state.graph, question)
+        answer = run(state.graph, question, chosen)
     finally:
         if model is not None:
             forget_reranker()
@@ -170,6 +181,18 @@ def learned(ctx: typer.Context) -> None:
             f"{link['old']} -> {link['new']}{part}  {link['rule']} {link['state']} "
             f"{link['confidence']:.2f}{named}{by}"
         )
+
+
+def load_settings(path: Path) -> AnswerSettings:
+    """Answer settings from a JSON file, or a refusal naming the file and what is wrong."""
+    from decisis.adr import AnswerSettings
+    from decisis.errors import InvalidInput
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput("settings", f"{path} cannot be read ({exc})", "a JSON file") from None
+    return AnswerSettings.from_dict(data)
 
 
 def register(app: typer.Typer) -> None:

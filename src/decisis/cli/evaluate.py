@@ -3,6 +3,7 @@ measured against the true ones."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -94,7 +95,6 @@ def _print(
 def _as_json(
     outcomes: list[Outcome], links: LinkReport | None, show_misses: bool, **extra: object
 ) -> str:
-    import json
 
     from decisis.evaluation import misses, summarise
 
@@ -117,6 +117,33 @@ def _as_json(
     if links is not None:
         out["links"] = links.to_dict()
     return json.dumps(out, indent=2)
+
+
+def _fitted(
+    suite: Path | None, given: AnswerSettings | None, fit: Path | None, loco: bool
+) -> dict[str, AnswerSettings] | None:
+    """The settings each group of ``suite`` is answered with: fitted on the others (``loco``),
+    else ``given`` for all; with ``fit``, the settings fitted on every corpus are written there."""
+
+    from decisis.adr import DEFAULT_SETTINGS, fit_settings, leave_one_out
+    from decisis.evaluation.fit import cases_of
+    from decisis.evaluation.suite import load_suite
+
+    if suite is None:
+        return None
+    fitted = None
+    if loco or fit is not None:
+        base = given or DEFAULT_SETTINGS
+        with _progress("reading the questions") as tick:
+            cases = cases_of(load_suite(suite), base, progress=tick)
+        if fit is not None:
+            fit.write_text(json.dumps(fit_settings(cases, base).to_dict(), indent=2) + "\n")
+        if loco:
+            with _progress("fitting, one corpus held out at a time") as tick:
+                fitted = leave_one_out(cases, base, progress=tick)
+    if fitted is None and given is not None:
+        fitted = {group: given for group in load_suite(suite).groups}
+    return fitted
 
 
 def eval_(
@@ -152,6 +179,16 @@ def eval_(
             " postgresql:// URL (a graph of its own per run).",
         ),
     ] = "sqlite",
+    settings: Annotated[
+        Path | None,
+        typer.Option("--settings", help="Answer with these settings (JSON), not the defaults."),
+    ] = None,
+    fit: Annotated[
+        Path | None,
+        typer.Option(
+            "--fit", help="With --suite: fit the settings on every corpus and write them here."
+        ),
+    ] = None,
     loco: Annotated[
         bool,
         typer.Option(
@@ -175,17 +212,15 @@ def eval_(
         raise InvalidInput("questions", "nothing to score", "a question file, --links or --suite")
     if loco and suite is None:
         raise InvalidInput("loco", "given without --suite", "--suite FILE --loco")
+    if fit is not None and suite is None:
+        raise InvalidInput("fit", "given without --suite", "--suite FILE --fit OUT.json")
+    from decisis.adr import DEFAULT_SETTINGS
+    from decisis.cli.adr import load_settings
+
+    given = load_settings(settings) if settings is not None else None
     outcomes: list[Outcome] = []
     link_report: LinkReport | None = None
-    fitted: dict[str, AnswerSettings] | None = None
-    if loco and suite is not None:
-        from decisis.adr import leave_one_out
-        from decisis.evaluation.fit import cases_of
-
-        with _progress("reading the questions") as tick:
-            cases = cases_of(load_suite(suite), progress=tick)
-        with _progress("fitting, one corpus held out at a time") as tick:
-            fitted = leave_one_out(cases, progress=tick)
+    fitted = _fitted(suite, given, fit, loco)
     with _progress("asking") as tick:
         if suite is not None:
             outcomes = run_suite(
@@ -207,6 +242,7 @@ def eval_(
                     systems=chosen,
                     store=store,
                     progress=tick,
+                    settings=given or DEFAULT_SETTINGS,
                 )
             if links:
                 link_report = _links(folders, links)

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from decisis.adr.answer.choices import names_a_choice
 from decisis.adr.answer.question import Question
+from decisis.adr.answer.settings import CHECK_NAMES
 from decisis.adr.link.view import AdrView
 
 __all__ = ["CHECKS", "SCOPE_CHECKED", "form_unmet"]
 
-CHECKS = ("named", "team", "forgotten", "scope", "form")
+CHECKS = CHECK_NAMES
 SCOPE_CHECKED = 3  # the leading starts checked for leaving the subject out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["DEFAULT_SETTINGS", "FEATURES", "GATE_FEATURES", "AnswerSettings"]
+__all__ = ["CHECK_NAMES", "DEFAULT_SETTINGS", "FEATURES", "GATE_FEATURES", "AnswerSettings"]
 
 # What a start is scored by, in the order of ``AnswerSettings.weights``
 # (``decisis.adr.answer.features`` computes them).
@@ -36,6 +36,8 @@ FEATURES = (
     "model",  # 1 when a configured model, shown the best starts, picked this record
     # (``decisis.adr.answer.rerank``; 0 without one)
 )
+# The named checks on a question's form (``decisis.adr.answer.checks``), in the order they apply.
+CHECK_NAMES = ("named", "team", "forgotten", "scope", "form")
 # What the abstention model reads of the best start, in the order of ``abstain_weights``.
 GATE_FEATURES = (
     "score",  # the best start's score, relative to the most a start can score
@@ -70,15 +72,15 @@ class AnswerSettings:
     fit on the five corpora of ``bench/suite.toml``. ``model`` is set, not fitted (1.0, the
     weight of the best lexical match): no model is reachable here to fit it on."""
 
-    abstain_weights: tuple[float, ...] = (0.4882, 7.6164, 2.446, 0.0, 3.579, 2.4002)
+    abstain_weights: tuple[float, ...] = (0.5089, 7.2402, 2.5371, 0.0, 3.6246, 2.4797)
     """Logistic weights of ``GATE_FEATURES``: the probability that the best start answers
     the question is ``sigmoid(abstain_bias + abstain_weights · gate features)``. Fitted by
     logistic regression on whether the best start was right (``decisis.adr.answer.fit``)."""
 
-    abstain_bias: float = -4.9701
+    abstain_bias: float = -5.0066
     """The logistic model's intercept (see ``abstain_weights``)."""
 
-    abstain_below: float = 0.375
+    abstain_below: float = 0.45
     """Abstain when the probability is below this. Chosen with the model, as the value that
     answers most questions right on the fitting corpora."""
 
@@ -154,6 +156,9 @@ class AnswerSettings:
             )
         if not 0.0 <= self.abstain_below <= 1.0:
             raise InvalidInput("abstain_below", f"{self.abstain_below}", "a number in [0, 1]")
+        unknown = sorted(set(self.checks) - set(CHECK_NAMES))
+        if unknown:
+            raise InvalidInput("checks", f"names {unknown}", ", ".join(CHECK_NAMES))
 
     def weight(self, feature: str) -> float:
         return self.weights[FEATURES.index(feature)]
@@ -174,6 +179,38 @@ class AnswerSettings:
         out["abstain_weights"] = dict(zip(GATE_FEATURES, self.abstain_weights, strict=True))
         out["checks"] = list(self.checks)
         return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> AnswerSettings:
+        """Settings from ``to_dict``'s form (a fit written to a file); a setting it does not
+        name keeps its default, one it names that is not a setting is refused by name."""
+        from decisis.errors import InvalidInput
+
+        if not isinstance(data, dict):
+            raise InvalidInput(
+                "settings", "is not an object", "the form AnswerSettings.to_dict gives"
+            )
+        known = {f.name for f in fields(cls) if f.name != "extra"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidInput("settings", f"names {unknown}", ", ".join(sorted(known)))
+        changes: dict[str, Any] = dict(data)
+        for name, names in (("weights", FEATURES), ("abstain_weights", GATE_FEATURES)):
+            given = changes.get(name)
+            if isinstance(given, dict):
+                base = dict(zip(names, getattr(DEFAULT_SETTINGS, name), strict=True))
+                stray = sorted(set(given) - set(names))
+                if stray:
+                    raise InvalidInput(name, f"names {stray}", ", ".join(names))
+                changes[name] = tuple(float(given.get(n, base[n])) for n in names)
+            elif given is not None:
+                changes[name] = tuple(given)
+        if "checks" in changes:
+            changes["checks"] = tuple(changes["checks"])
+        try:
+            return replace(DEFAULT_SETTINGS, **changes)
+        except TypeError as exc:
+            raise InvalidInput("settings", str(exc), "numbers and lists as to_dict gives") from None
 
 
 DEFAULT_SETTINGS = AnswerSettings()
