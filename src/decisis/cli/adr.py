@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,6 +16,34 @@ if TYPE_CHECKING:
     from decisis.adr import AnswerSettings
 
 __all__ = ["register"]
+
+
+ModelName = Annotated[str, typer.Option("--model-name", help="Model name sent to the server.")]
+Provider = Annotated[
+    str,
+    typer.Option("--provider", help="Wire format: openai (any compatible server) or anthropic."),
+]
+
+
+@contextmanager
+def _model(
+    url: str | None,
+    name: str,
+    provider: str,
+    use: Callable[[Any], object],
+    forget: Callable[[], None],
+) -> Iterator[None]:
+    """With ``url``, a model client turned on (``use``) for the block, and off after it."""
+    if url is None:
+        yield
+        return
+    from decisis.got.clients import make_client
+
+    use(make_client(provider, name, base_url=url))
+    try:
+        yield
+    finally:
+        forget()
 
 
 def ingest(
@@ -27,30 +57,16 @@ def ingest(
             " replace which (off without it).",
         ),
     ] = None,
-    model_name: Annotated[
-        str, typer.Option("--model-name", help="Model name sent to the server.")
-    ] = "default",
-    provider: Annotated[
-        str,
-        typer.Option(
-            "--provider", help="Wire format: openai (any compatible server) or anthropic."
-        ),
-    ] = "openai",
+    model_name: ModelName = "default",
+    provider: Provider = "openai",
 ) -> None:
     """Read ADR folders into the graph; re-running adds events only for changed records."""
     from decisis.adr import forget_model, use_model
     from decisis.adr import ingest as run
 
     state = get_state(ctx)
-    if model is not None:
-        from decisis.got.clients import make_client
-
-        use_model(make_client(provider, model_name, base_url=model))
-    try:
+    with _model(model, model_name, provider, use_model, forget_model):
         report = run(state.graph, *folders)
-    finally:
-        if model is not None:
-            forget_model()
     if state.json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
         return
@@ -83,15 +99,8 @@ def ask(
             help="Base URL of a model server that reranks the best starts (off without it).",
         ),
     ] = None,
-    model_name: Annotated[
-        str, typer.Option("--model-name", help="Model name sent to the server.")
-    ] = "default",
-    provider: Annotated[
-        str,
-        typer.Option(
-            "--provider", help="Wire format: openai (any compatible server) or anthropic."
-        ),
-    ] = "openai",
+    model_name: ModelName = "default",
+    provider: Provider = "openai",
     settings: Annotated[
         Path | None,
         typer.Option(
@@ -106,15 +115,8 @@ def ask(
 
     state = get_state(ctx)
     chosen = load_settings(settings) if settings is not None else DEFAULT_SETTINGS
-    if model is not None:
-        from decisis.got.clients import make_client
-
-        use_reranker(make_client(provider, model_name, base_url=model))
-    try:
+    with _model(model, model_name, provider, use_reranker, forget_reranker):
         answer = run(state.graph, question, chosen)
-    finally:
-        if model is not None:
-            forget_reranker()
     if state.json:
         typer.echo(json.dumps(answer.to_dict(), indent=2))
         return

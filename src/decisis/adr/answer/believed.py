@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from decisis.adr.answer.settings import DEFAULT_SETTINGS
-from decisis.adr.link.trust import link_confidence
+from decisis.adr.answer.walk import pair_belief
 from decisis.adr.link.view import view_of
 from decisis.graph import Graph
-from decisis.model import Edge, LinkState
+from decisis.model import Edge
 
 __all__ = ["BelievedLink", "believed_links"]
 
@@ -37,13 +37,10 @@ def believed_links(
             pairs.setdefault((old, new), []).append(edge)
     out = []
     for (old, new), edges in pairs.items():
-        if any(e.state is LinkState.REJECTED for e in edges):
+        believed = pair_belief(edges, view.trust)
+        if believed is None:
             continue
-        judged = any(e.state in (LinkState.STATED, LinkState.CONFIRMED) for e in edges)
-        doubt = 1.0
-        for edge in edges:
-            doubt *= 1.0 - link_confidence(edge, view.trust)
-        belief = 1.0 if judged else 1.0 - doubt
+        belief = 1.0 if believed[1] else believed[0]
         if belief + 1e-9 < threshold:
             continue
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))

@@ -16,6 +16,7 @@ when it fits the settings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,17 @@ from decisis.adr.answer.walk import Walk, walk
 from decisis.adr.link.view import AdrView, view_of
 from decisis.graph import Graph
 
-__all__ = ["Ordered", "ask", "consider", "decide", "order", "prepare", "walk_from"]
+__all__ = [
+    "Ordered",
+    "Settled",
+    "ask",
+    "consider",
+    "decide",
+    "order",
+    "prepare",
+    "settle",
+    "walk_from",
+]
 
 
 @dataclass(frozen=True)
@@ -73,7 +84,8 @@ def consider(graph: Graph | None, view: AdrView, text: str, settings: AnswerSett
 
 
 def order(found: Candidates, settings: AnswerSettings) -> Ordered:
-    """The starts by score after the checks named ``named``, ``forgotten`` and ``scope``."""
+    """The starts by score after the checks ``named``, ``forgotten``, ``team`` and ``scope``
+    (``form`` needs the best start, and ``settle`` applies it)."""
     question, checks = found.question, settings.checks
     if "named" in checks and len(question.named) > 1:
         return Ordered([], why="the record number is that of several records", which=question.named)
@@ -168,6 +180,56 @@ def _evidence(found: Candidates, ordered: Ordered, chance: float | None) -> dict
     return out
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What answering decides for one question before it says it: the ordered starts, and
+    unless a check abstained, the walk from the best start and the gate's values (``None``
+    when something vouches for the start, and the gate does not decide)."""
+
+    ordered: Ordered
+    unmet: str | None = None  # why the best start cannot give the form the question asks
+    walked: Walk | None = None
+    gate: tuple[float, ...] | None = None
+
+    def chance(self, settings: AnswerSettings) -> float | None:
+        """The gate's probability that the best start answers, when the gate decides."""
+        return None if self.gate is None else probability(self.gate, settings)
+
+    def answer(self, settings: AnswerSettings) -> str | None:
+        """The record answered, or ``None`` when a check or the gate abstains."""
+        chance = self.chance(settings)
+        if self.walked is None or (chance is not None and chance < settings.abstain_below):
+            return None
+        return self.walked.standing
+
+
+Walker = Callable[[str, "str | None"], Walk]  # (start, what vouches for it) -> the walk
+
+
+def settle(
+    found: Candidates,
+    settings: AnswerSettings,
+    walker: Walker,
+    unmet_of: Callable[[str], str | None],
+) -> Settled:
+    """The steps of answering that decide, in order: the checks, the walk, the gate's values.
+    ``decide`` and the fit (``decisis.adr.answer.fit``, which keeps each walk and each form
+    check of a question) both run them, so the fit scores what answering does."""
+    ordered = order(found, settings)
+    if ordered.why is not None or not ordered.ranked:
+        return Settled(ordered)
+    start = ordered.ranked[0][0]
+    if "form" in settings.checks and ordered.vouched is None:
+        unmet = unmet_of(start)
+        if unmet is not None:
+            return Settled(ordered, unmet=unmet)
+    walked = walker(start, ordered.vouched)
+    if ordered.vouched is not None:
+        return Settled(ordered, walked=walked)
+    values = gate_values(found, ordered.ranked, settings, walked.standing, walked.chain)
+    return Settled(ordered, walked=walked, gate=values)
+
+
 def decide(
     view: AdrView,
     found: Candidates,
@@ -178,29 +240,28 @@ def decide(
 ) -> Answer:
     """Turn the candidates of one question into its answer."""
     text = found.question.text
-    ordered = order(found, settings)
+
+    def walker(start: str, vouched: str | None) -> Walk:
+        if not walk_links:
+            return Walk([start])
+        return walk_from(view, found, start, vouched, graph, settings)
+
+    settled = settle(found, settings, walker, lambda key: form_unmet(view, found.question, key))
+    ordered = settled.ordered
     if ordered.which:
         return which_record(view, text, list(ordered.which))
     if ordered.why is not None:
         return abstained(text, ordered.why)
     start = ordered.ranked[0][0]
-    if "form" in settings.checks and ordered.vouched is None:
-        unmet = form_unmet(view, found.question, start)
-        if unmet is not None:
-            why = f"{start}, the closest record, {unmet}"
-            return abstained(text, why, _evidence(found, ordered, None))
-    result = (
-        walk_from(view, found, start, ordered.vouched, graph, settings)
-        if walk_links
-        else Walk([start])
-    )
-    chance = None
-    if ordered.vouched is None:
-        values = gate_values(found, ordered.ranked, settings, result.standing, result.chain)
-        chance = probability(values, settings)
-        if chance < settings.abstain_below:
-            why = "the closest record is about something else"
-            return abstained(text, why, _evidence(found, ordered, chance))
+    if settled.unmet is not None:
+        why = f"{start}, the closest record, {settled.unmet}"
+        return abstained(text, why, _evidence(found, ordered, None))
+    assert settled.walked is not None  # no check abstained: the best start was walked from
+    result = settled.walked
+    chance = settled.chance(settings)
+    if chance is not None and chance < settings.abstain_below:
+        why = "the closest record is about something else"
+        return abstained(text, why, _evidence(found, ordered, chance))
     notes = notes_of(view, result)
     summary = summary_of(view, result.standing)
     quote = excerpt(view, result.standing, text, summary)

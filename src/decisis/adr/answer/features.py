@@ -117,6 +117,7 @@ def candidates(
         left_out = sorted(set(question.subject) & record_exclusions(view, key))
         if left_out:
             found.excluded[key] = left_out
+        folder = str(view.meta(key).get("folder") or "")
         title = term_counts(view.records[key].label)
         held = {t for t in weights if t in title}
         held |= {origin[t] for t in held if t in origin}
@@ -129,15 +130,13 @@ def candidates(
             "subject": subject,
             "cosine": cosines.get(key, 0.0),
             "sentence": said[0] if said else 0.0,
-            "team": 1.0
-            if question.folder and view.meta(key).get("folder") == question.folder
-            else 0.0,
+            "team": 1.0 if question.folder and folder == question.folder else 0.0,
             "remembered": 1.0 if key in vouched else 0.0,
             "recalled": lent.get(key, 0.0),
             "model": 0.0,  # set by the reranker, when one is configured (``engine.consider``)
         }
         found.keys.append(key)
-        found.folders[key] = str(view.meta(key).get("folder") or "")
+        found.folders[key] = folder
         found.values.append(tuple(row[name] for name in FEATURES))
         found.ranks[key] = {
             name: ranked.index(key) + 1 for name, ranked in rankings.items() if key in ranked

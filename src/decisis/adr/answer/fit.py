@@ -2,7 +2,7 @@
 
 For each labelled question the candidates and their features are worked out once
 (``decisis.adr.answer.consider``); a setting is then scored by running answering's own
-steps on them (``order``, ``walk_from``, ``gate_values``), so a fit is minutes, not hours:
+steps on them (``decisis.adr.answer.engine.settle``), so a fit is minutes, not hours:
 
 1. the feature weights, by a listwise ranking loss (the softmax probability of the starts
    that walk to a right answer), from the same neutral start whatever settings are given
@@ -23,10 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from decisis.adr.answer.checks import form_unmet
-from decisis.adr.answer.engine import order, walk_from
+from decisis.adr.answer.engine import Settled, settle, walk_from
 from decisis.adr.answer.features import Candidates
-from decisis.adr.answer.gate import gate_values, probability
 from decisis.adr.answer.settings import DEFAULT_SETTINGS, FEATURES, AnswerSettings
+from decisis.adr.answer.walk import Walk
 from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
 
@@ -62,19 +62,24 @@ class FitCase:
     question: Labelled
     view: AdrView
     found: Candidates
-    ends: dict[tuple[str, str | None], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    walks: dict[tuple[str, str | None], Walk] = field(default_factory=dict)
     # the walk's settings (not fitted: the walk does not depend on the weights)
     settings: AnswerSettings = DEFAULT_SETTINGS
     unmet: dict[str, str | None] = field(default_factory=dict)
 
-    def end(self, start: str, vouched: str | None) -> tuple[str, tuple[str, ...]]:
-        """Where the walk from ``start`` ends, and its chain (kept: the walk does not depend
-        on weights)."""
-        found = self.ends.get((start, vouched))
+    def walk(self, start: str, vouched: str | None) -> Walk:
+        """The walk from ``start`` (kept: the walk does not depend on the weights)."""
+        found = self.walks.get((start, vouched))
         if found is None:
-            walked = walk_from(self.view, self.found, start, vouched, settings=self.settings)
-            found = self.ends[(start, vouched)] = (walked.standing, tuple(walked.chain))
+            found = self.walks[(start, vouched)] = walk_from(
+                self.view, self.found, start, vouched, settings=self.settings
+            )
         return found
+
+    def end(self, start: str, vouched: str | None) -> tuple[str, tuple[str, ...]]:
+        """Where the walk from ``start`` ends, and its chain."""
+        walked = self.walk(start, vouched)
+        return walked.standing, tuple(walked.chain)
 
     def form(self, start: str) -> str | None:
         if start not in self.unmet:
@@ -94,35 +99,13 @@ def fit_case(
     return FitCase(group, question, view, found, settings=settings)
 
 
-@dataclass(frozen=True)
-class _Outcome:
-    answer: str | None  # the key answered, before the gate (None: a check abstained)
-    gate: tuple[float, ...] | None  # the gate's values, when the gate decides
-    vouched: bool
-
-
-def _outcome(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> _Outcome:
-    found = found or case.found
-    ordered = order(found, settings)
-    if ordered.why is not None or not ordered.ranked:
-        return _Outcome(None, None, False)
-    start = ordered.ranked[0][0]
-    if "form" in settings.checks and ordered.vouched is None and case.form(start):
-        return _Outcome(None, None, False)
-    standing, chain = case.end(start, ordered.vouched)
-    if ordered.vouched is not None:
-        return _Outcome(standing, None, True)
-    values = gate_values(found, ordered.ranked, settings, standing, chain)
-    return _Outcome(standing, values, False)
+def _settled(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> Settled:
+    return settle(found or case.found, settings, case.walk, case.form)
 
 
 def _answered(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> bool:
     """Whether ``case`` is answered right under ``settings`` (the gate applied)."""
-    outcome = _outcome(case, settings, found)
-    answer = outcome.answer
-    if outcome.gate is not None and probability(outcome.gate, settings) < settings.abstain_below:
-        answer = None
-    return case.question.right(answer)
+    return case.question.right(_settled(case, settings, found).answer(settings))
 
 
 def _starts_right(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
@@ -130,8 +113,8 @@ def _starts_right(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
     for case in cases:
         if case.question.expected is None:
             continue
-        outcome = _outcome(case, settings)
-        right += outcome.answer is not None and case.question.right(outcome.answer)
+        walked = _settled(case, settings).walked
+        right += walked is not None and case.question.right(walked.standing)
     return right
 
 
@@ -232,13 +215,12 @@ def _right_with_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
 def _fit_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
     rows, labels = [], []
     for case in cases:
-        outcome = _outcome(case, settings)
-        if outcome.gate is None:
+        settled = _settled(case, settings)
+        if settled.gate is None or settled.walked is None:
             continue
-        rows.append(outcome.gate)
-        labels.append(
-            int(case.question.expected is not None and case.question.right(outcome.answer))
-        )
+        rows.append(settled.gate)
+        answered = settled.walked.standing
+        labels.append(int(case.question.expected is not None and case.question.right(answered)))
     if len(set(labels)) < 2:
         return settings
     bias, weights = _monotone_logistic(rows, labels)

@@ -33,7 +33,7 @@ _SYSTEM = (
     "given the question and numbered records. Reply with the key of the one record that "
     "answers it, or NONE when none does, and nothing else."
 )
-_KEYS: list[ModelReranker] = []
+_ACTIVE: list[ModelReranker] = []
 
 
 class ModelReranker:
@@ -77,13 +77,13 @@ class ModelReranker:
 
 def use_reranker(client: LLMClient, top: int = TOP) -> ModelReranker:
     """Rerank with ``client`` for the questions of this process."""
-    _KEYS[:] = [ModelReranker(client, top)]
-    return _KEYS[0]
+    _ACTIVE[:] = [ModelReranker(client, top)]
+    return _ACTIVE[0]
 
 
 def forget_reranker() -> None:
-    _KEYS.clear()
+    _ACTIVE.clear()
 
 
 def active_reranker() -> ModelReranker | None:
-    return _KEYS[0] if _KEYS else None
+    return _ACTIVE[0] if _ACTIVE else None

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from decisis.adr.link.rules import Trust
 from decisis.adr.link.trust import CORRECTION_RULE, link_confidence
 from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
@@ -39,6 +40,7 @@ __all__ = [
     "Walk",
     "named_subjects",
     "names_asked",
+    "pair_belief",
     "region",
     "walk",
 ]
@@ -141,6 +143,19 @@ def named_subjects(edge: Edge) -> list[str]:
     return [n for n in named if isinstance(n, str) and n.strip()]
 
 
+def pair_belief(edges: Sequence[Edge], trust: dict[str, Trust]) -> tuple[float, bool] | None:
+    """The belief that the links ``edges`` of one (old, new) pair replace old by new, as
+    independent evidence (noisy-OR of their confidences), and whether one of them is stated
+    or confirmed; ``None`` when one of them was rejected."""
+    if any(e.state is LinkState.REJECTED for e in edges):
+        return None
+    doubt = 1.0
+    for edge in edges:
+        doubt *= 1.0 - link_confidence(edge, trust)
+    judged = any(e.state in (LinkState.STATED, LinkState.CONFIRMED) for e in edges)
+    return 1.0 - doubt, judged
+
+
 def _options(
     view: AdrView,
     current: str,
@@ -161,13 +176,10 @@ def _options(
             by_new.setdefault(new, []).append(edge)
     steps = []
     for new, edges in by_new.items():
-        doubt, judged = 1.0, False
-        for edge in edges:
-            doubt *= 1.0 - link_confidence(edge, view.trust)
-            judged |= edge.state in (LinkState.STATED, LinkState.CONFIRMED)
-        if any(e.state is LinkState.REJECTED for e in edges):
+        believed = pair_belief(edges, view.trust)
+        if believed is None:
             continue
-        belief = 1.0 - doubt
+        belief, judged = believed
         match = 1.0 if whole else relevance.get(new, 0.0)
         partial = any(bool(e.metadata.get("partial")) for e in edges)
         stated = any(e.state is LinkState.STATED for e in edges)

@@ -88,7 +88,7 @@ class RuleContext:
 
     def when(self, record: AdrRecord) -> tuple[dt.date, int]:
         """When ``record`` was written (``decisis.adr.read.chronology``)."""
-        return self._when.get(record.key) or order_key(record)
+        return self._when[record.key]
 
     def later(self, a: AdrRecord, b: AdrRecord) -> bool:
         """Whether ``b`` was written after ``a`` (by date, then by number)."""
