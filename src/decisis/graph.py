@@ -34,6 +34,8 @@ from decisis.model import (
 from decisis.model import events as drafts
 from decisis.model.ids import is_id
 from decisis.model.validation import check_confidence, check_enum
+from decisis.search.precedents import Precedent
+from decisis.search.precedents import precedents as find_precedents
 from decisis.stores import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, Store, open_store
 from decisis.stores.checks import check_edge_types
 
@@ -48,6 +50,8 @@ DEFAULT_GRAPH = "default"
 # likely than not. A stated or confirmed one is always followed, a rejected one never.
 BELIEVED = 0.5
 _CAUSAL = sorted(CAUSAL_EDGE_TYPES)
+_SUPERSEDES = [EdgeType.SUPERSEDES]
+_VERDICTS = (LinkState.CONFIRMED, LinkState.REJECTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +328,12 @@ class Graph:
         confidence: float | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> Edge:
-        """Replace ``old`` by ``new``: old's status, valid_until and the edge land together."""
+        """Record that ``new`` replaces ``old``, in one event with what it does to ``old``.
+
+        A stated or confirmed full replacement retires ``old`` (status ``superseded``,
+        ``valid_until`` now); a ``candidate`` is a proposal and leaves ``old`` as it was,
+        as does a partial one (``metadata={"partial": True}``). ``judge`` confirms or
+        rejects a pair already recorded."""
         old_id, new_id_ = self.resolve(old), self.resolve(new)
         if old_id == new_id_:
             raise InvalidInput("new", "a node cannot supersede itself", "another node")
@@ -341,6 +350,40 @@ class Graph:
         )
         self._append(drafts.superseded(old_id, new_id_, edge, at))
         return edge
+
+    def judge(
+        self,
+        old: str,
+        new: str,
+        verdict: LinkState | str,
+        *,
+        rationale: str | None = None,
+    ) -> Edge:
+        """Confirm or reject that ``new`` replaces ``old``, in one event.
+
+        The live ``supersedes`` edge between them takes the verdict (confidence 1 or 0);
+        with none, one is recorded in that state. A confirmed full replacement retires
+        ``old``; a rejection releases what that link had retired and nothing else
+        (``decisis.stores.retire``)."""
+        judged = check_enum(LinkState, verdict, "verdict")
+        if judged not in _VERDICTS:
+            raise InvalidInput("verdict", f"{judged.value!r} is not a verdict", _VERDICTS)
+        old_id, new_id_ = self.resolve(old), self.resolve(new)
+        live = [
+            e
+            for e in self.store.edges(self.name, node=new_id_, direction="out", types=_SUPERSEDES)
+            if e.target == old_id
+        ]
+        confidence = 1.0 if judged is LinkState.CONFIRMED else 0.0
+        if not live:
+            return self.supersede(
+                old_id, new_id_, rationale=rationale, state=judged, confidence=confidence
+            )
+        changes: dict[str, Any] = {"state": judged, "confidence": confidence}
+        if rationale is not None:
+            changes["rationale"] = rationale
+        edge = live[0]
+        return self.update_edge(edge.id, **changes)
 
     def tombstone(self, ref: str, reason: str) -> None:
         """Invalidate a node or edge: it stays in the ledger, leaves every query."""
@@ -559,6 +602,21 @@ class Graph:
         return self.store.search(self.name, query, limit=limit, as_of=self.as_of)
 
     # -- ledger -----------------------------------------------------------------------
+    def precedents(
+        self,
+        text: str,
+        *,
+        k: int = 5,
+        types: Sequence[NodeType | str] | None = None,
+        records: bool = True,
+    ) -> list[Precedent]:
+        """The graph's own decisions (or nodes of ``types``) closest to a situation told in
+        words: full text and vectors fused (``decisis.search.precedents``); correction
+        questions never, ADR records unless ``records=False``."""
+        return find_precedents(
+            self.store, self.name, text, k=k, types=types, records=records, as_of=self.as_of
+        )
+
     def verify(self) -> VerifyReport:
         """Re-read the ledger from storage, check the chain, replay it against the tables."""
         from decisis.stores.replay import verify

@@ -1,4 +1,4 @@
-"""Commands that change the graph: init, add, link, update, supersede, tombstone."""
+"""Commands that change the graph: init, add, link, update, supersede, judge, tombstone."""
 
 from __future__ import annotations
 
@@ -230,6 +230,43 @@ def supersede(
     print_message(f"superseded {replaced} by {by} (edge {short[edge.id]})")
 
 
+def judge(
+    ctx: typer.Context,
+    *,
+    old: Annotated[str, typer.Argument(help="Id of the node said to be replaced.")],
+    new: Annotated[str, typer.Argument(help="Id of the node said to replace it.")],
+    confirm: Annotated[
+        bool, typer.Option("--confirm", help="NEW does replace OLD: OLD is retired.")
+    ] = False,
+    reject: Annotated[
+        bool,
+        typer.Option("--reject", help="NEW does not replace OLD: what the link retired stands."),
+    ] = False,
+    rationale: RationaleOpt = None,
+) -> None:
+    """Confirm or reject that NEW replaces OLD (a proposed link or a new pair), in one event."""
+    if confirm == reject:
+        from decisis.errors import InvalidInput
+
+        raise InvalidInput(
+            "verdict", "give one of --confirm and --reject", ["--confirm", "--reject"]
+        )
+    state = get_state(ctx)
+    verdict = "confirmed" if confirm else "rejected"
+    edge = state.graph.judge(old, new, verdict, rationale=rationale)
+    if state.json:
+        _print_edge(state, verdict, edge)
+        return
+    from decisis.cli.render import print_message
+
+    short = short_ids(state.graph, [edge.id, edge.source, edge.target])
+    standing = state.graph.get(edge.target).status.value
+    print_message(
+        f"{verdict} that {short[edge.source]} replaces {short[edge.target]} "
+        f"(edge {short[edge.id]}); {short[edge.target]} is {standing}"
+    )
+
+
 def tombstone(
     ctx: typer.Context,
     *,
@@ -255,5 +292,5 @@ def tombstone(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
-    for command in (init, add, link, update, supersede, tombstone):
+    for command in (init, add, link, update, supersede, judge, tombstone):
         app.command()(command)

@@ -25,12 +25,12 @@ from decisis.model import (
     EdgeType,
     EventKind,
     Node,
-    NodeStatus,
     format_time,
     parse_time,
 )
 from decisis.model.events import check_payload
 from decisis.stores.fold import checked_changes
+from decisis.stores.retire import kept_metadata, release, retire, retires
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
     NODE_FIELDS,
@@ -41,7 +41,7 @@ from decisis.stores.sqlite.rows import (
     node_values,
 )
 
-__all__ = ["Connection", "Dialect", "apply", "read_head"]
+__all__ = ["Connection", "Dialect", "apply", "read_head", "rewrite_node", "stored_nodes"]
 
 _INSERT_NODE = (
     f"INSERT INTO nodes (graph, {', '.join(NODE_FIELDS)}) VALUES (?{', ?' * len(NODE_FIELDS)})"
@@ -73,6 +73,8 @@ class Rows(Protocol):
 
     def fetchone(self) -> Any: ...
 
+    def fetchall(self) -> Any: ...
+
 
 class Connection(Protocol):
     """The one method of a DB-API connection these writes use."""
@@ -99,6 +101,17 @@ class Dialect(Generic[C]):
     supersedes_reach: str
     trust_rule: str
     index_node: Callable[[C, str, Node, bool], None] | None = None
+
+
+def stored_nodes(conn: Connection, graph: str) -> list[Node]:
+    """Every node row of ``graph``, tombstoned ones included (for ``refold``)."""
+    sql = f"SELECT {columns('n', NODE_FIELDS)} FROM nodes n WHERE n.graph = ? ORDER BY n.id"
+    return [node_from_row(row) for row in conn.execute(sql, (graph,)).fetchall()]
+
+
+def rewrite_node(conn: Connection, graph: str, node: Node) -> None:
+    """Overwrite a node's row (``refold``)."""
+    conn.execute(_UPDATE_NODE, [*node_values(node)[1:], graph, node.id])
 
 
 def read_head(conn: Connection, graph: str) -> tuple[int, str]:
@@ -135,7 +148,7 @@ class _Tables(Generic[C]):
             self._index(node, replace=False)
         elif kind is EventKind.NODE_UPDATED:
             node = self._live_node(payload["id"])
-            changes = checked_changes(payload, NODE_MUTABLE_FIELDS, "node")
+            changes = kept_metadata(node, checked_changes(payload, NODE_MUTABLE_FIELDS, "node"))
             updated = node.evolve(**changes, updated_at=payload["updated_at"])
             self._write_node(updated)
             if not _TEXT_FIELDS.isdisjoint(changes):
@@ -145,7 +158,9 @@ class _Tables(Generic[C]):
         elif kind is EventKind.EDGE_UPDATED:
             edge = self._live_edge(payload["id"])
             changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")
-            self._write_edge(edge.evolve(**changes, updated_at=payload["updated_at"]))
+            judged = edge.evolve(**changes, updated_at=payload["updated_at"])
+            self._write_edge(judged)
+            self._follow_link(edge, judged)
         elif kind is EventKind.SUPERSEDED:
             self._supersede(payload)
         elif kind is EventKind.TOMBSTONED:
@@ -217,7 +232,9 @@ class _Tables(Generic[C]):
             )
         already = self.conn.execute(_ALREADY_SUPERSEDES, (self.graph, new_id, old_id))
         if already.fetchone() is not None:
-            raise Conflict(f"{new_id} already supersedes {old_id}")
+            raise Conflict(
+                f"{new_id} already supersedes {old_id}; judge the pair to confirm or reject it"
+            )
 
     def _supersede(self, payload: dict[str, Any]) -> None:
         old_id, new_id = payload["old"], payload["new"]
@@ -229,10 +246,21 @@ class _Tables(Generic[C]):
             )
         at = parse_time(payload["at"], "at")
         old = self._live_node(old_id, "old")
-        until = old.valid_until if old.valid_until is not None and old.valid_until < at else at
-        until = max(until, old.valid_from)
         self._add_edge(edge)
-        self._write_node(old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at))
+        if retires(edge):
+            self._write_node(retire(old, edge.id, at))
+
+    def _follow_link(self, before: Edge, after: Edge) -> None:
+        """``fold._follow_link``: retire or release the node the edge replaces."""
+        if retires(before) == retires(after):
+            return
+        row = self.conn.execute(_SELECT_NODE, (self.graph, after.target)).fetchone()
+        if row is None:
+            raise NotFound("node", after.target, self.graph)
+        node = node_from_row(row)
+        if not node.tombstoned:
+            follow = retire if retires(after) else release
+            self._write_node(follow(node, after.id, after.updated_at))
 
     def _trust_rule(self, payload: dict[str, Any]) -> None:
         """A rule's new trust onto its unjudged links: one set-based statement. The
@@ -258,7 +286,9 @@ class _Tables(Generic[C]):
             self._write_node(node.evolve(tombstoned_at=at, tombstone_reason=reason))
         elif target == "edge":
             edge = self._live_edge(record_id)
-            self._write_edge(edge.evolve(tombstoned_at=at, tombstone_reason=reason))
+            gone = edge.evolve(tombstoned_at=at, tombstone_reason=reason)
+            self._write_edge(gone)
+            self._follow_link(edge, gone.evolve(updated_at=at))
         else:
             raise InvalidInput("target", f"unknown target {target!r}", ["edge", "node"])
         self.conn.execute(

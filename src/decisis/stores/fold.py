@@ -15,9 +15,15 @@ Rules (each refusal raises and leaves the state unchanged):
 * ``superseded``: both nodes exist and are not tombstoned; ``old != new``
   (``InvalidInput``); the edge is ``new -supersedes-> old``; ``old`` must not
   already reach ``new`` through supersedes edges (``CycleError``), nor be
-  superseded by ``new`` already (``Conflict``). ``old`` becomes ``superseded``,
-  its ``valid_until`` becomes ``at`` (or stays, if earlier), ``updated_at = at``;
-  the edge is added.
+  superseded by ``new`` already (``Conflict``). The edge is added; when it is a
+  believed full replacement (``decisis.stores.retire``: stated or confirmed, not
+  partial), ``old`` becomes ``superseded`` in the same event, its ``valid_until``
+  becomes ``at`` (or stays, if earlier), ``updated_at = at``. A candidate leaves
+  ``old`` as it was.
+* A ``supersedes`` edge that starts or stops retiring its target (``edge.updated``
+  of its state or metadata, a tombstone) retires or releases that node in the same
+  event (``retire``/``release``); a node update keeps the ``_retired`` record the
+  fold keeps in its metadata, and a status set by hand ends it.
 * ``tombstoned``: the node or edge must exist and not be tombstoned already;
   it gets ``tombstoned_at`` and ``tombstone_reason``.
 * ``rule.trusted``: the payload must hold a Beta trust and its mean
@@ -50,11 +56,11 @@ from decisis.model import (
     EventKind,
     LinkState,
     Node,
-    NodeStatus,
     parse_time,
 )
 from decisis.model.events import check_payload
 from decisis.model.validation import check_enum
+from decisis.stores.retire import kept_metadata, release, retire, retires
 
 __all__ = ["GraphState", "apply", "canonical_draft", "checked_changes"]
 
@@ -158,7 +164,9 @@ def check_supersede(state: GraphState, old_id: str, new_id: str) -> None:
     for edge_id in state.out_edges.get(new_id, ()):
         edge = state.edges[edge_id]
         if edge.type is EdgeType.SUPERSEDES and edge.target == old_id and not edge.tombstoned:
-            raise Conflict(f"{new_id} already supersedes {old_id}")
+            raise Conflict(
+                f"{new_id} already supersedes {old_id}; judge the pair to confirm or reject it"
+            )
 
 
 def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> None:
@@ -171,14 +179,16 @@ def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> 
         state.nodes[node.id] = node
     elif kind is EventKind.NODE_UPDATED:
         node = state.live_node(payload["id"])
-        changes = checked_changes(payload, NODE_MUTABLE_FIELDS, "node")
+        changes = kept_metadata(node, checked_changes(payload, NODE_MUTABLE_FIELDS, "node"))
         state.nodes[node.id] = node.evolve(**changes, updated_at=payload["updated_at"])
     elif kind is EventKind.EDGE_ADDED:
         _add_edge(state, Edge.from_dict(payload["edge"]))
     elif kind is EventKind.EDGE_UPDATED:
         edge = state.live_edge(payload["id"])
         changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")
-        state.edges[edge.id] = edge.evolve(**changes, updated_at=payload["updated_at"])
+        updated = edge.evolve(**changes, updated_at=payload["updated_at"])
+        state.edges[edge.id] = updated
+        _follow_link(state, edge, updated)
     elif kind is EventKind.SUPERSEDED:
         _apply_supersede(state, payload)
     elif kind is EventKind.TOMBSTONED:
@@ -195,10 +205,23 @@ def _apply_supersede(state: GraphState, payload: dict[str, Any]) -> None:
         raise InvalidInput("edge", "must be new -supersedes-> old", "a supersedes edge new -> old")
     at = parse_time(payload["at"], "at")
     old = state.nodes[old_id]
-    until = old.valid_until if old.valid_until is not None and old.valid_until < at else at
-    until = max(until, old.valid_from)
     _add_edge(state, edge)
-    state.nodes[old_id] = old.evolve(status=NodeStatus.SUPERSEDED, valid_until=until, updated_at=at)
+    if retires(edge):
+        state.nodes[old_id] = retire(old, edge.id, at)
+
+
+def _follow_link(state: GraphState, before: Edge, after: Edge) -> None:
+    """Retire or release the node a supersedes edge replaces when the edge starts or stops
+    retiring it; a tombstoned node keeps what it had."""
+    if retires(before) == retires(after):
+        return
+    node = state.nodes.get(after.target)
+    if node is None:
+        raise NotFound("node", after.target)
+    if node.tombstoned:
+        return
+    follow = retire if retires(after) else release
+    state.nodes[node.id] = follow(node, after.id, after.updated_at)
 
 
 def _apply_tombstone(state: GraphState, payload: dict[str, Any]) -> None:
@@ -210,7 +233,9 @@ def _apply_tombstone(state: GraphState, payload: dict[str, Any]) -> None:
         state.nodes[record_id] = node.evolve(tombstoned_at=at, tombstone_reason=reason)
     elif target == "edge":
         edge = state.live_edge(record_id)
-        state.edges[record_id] = edge.evolve(tombstoned_at=at, tombstone_reason=reason)
+        gone = edge.evolve(tombstoned_at=at, tombstone_reason=reason)
+        state.edges[record_id] = gone
+        _follow_link(state, edge, gone.evolve(updated_at=at))
     else:
         raise InvalidInput("target", f"unknown target {target!r}", ["edge", "node"])
 

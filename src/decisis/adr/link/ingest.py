@@ -38,6 +38,7 @@ from decisis.model import (
     utc_now,
 )
 from decisis.model import events as drafts
+from decisis.stores.retire import RETIRED_KEY
 
 __all__ = [
     "ADR_KIND",
@@ -126,6 +127,8 @@ def _record_drafts(
     for record in records:
         fields = _node_fields(record)
         old = known.get(record.key)
+        if old is not None and RETIRED_KEY in old.metadata:
+            del fields["status"]  # a confirmed replacement retired it, not its file
         if old is None:
             valid_from = _valid_from(record) or at
             node = Node(

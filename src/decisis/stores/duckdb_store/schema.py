@@ -158,10 +158,21 @@ _VECTORS = (
     )""",
 )
 
+
+def _refold(conn: duckdb.DuckDBPyConnection) -> None:
+    """``decisis.stores.refold`` on every graph: a candidate no longer retires."""
+    from decisis.stores.dbapi_writes import rewrite_node, stored_nodes
+    from decisis.stores.duckdb_store import queries
+    from decisis.stores.refold import refold
+
+    refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search: an inverted index of node words", _SEARCH, _index_existing),
     Migration(3, "vectors: float lists per graph, space and node", _VECTORS),
+    Migration(4, "retirement follows the link's state (nodes refolded)", (), _refold),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -15,12 +15,16 @@ byte for byte (``jsonb`` would reorder keys and rewrite numbers).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
 from decisis.errors import StoreError
+
+if TYPE_CHECKING:
+    from decisis.model import Node
 
 __all__ = [
     "MIGRATIONS",
@@ -43,6 +47,7 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+    then: Callable[[Conn], None] | None = None  # a data step after the statements
 
 
 _CORE = (
@@ -294,12 +299,35 @@ _VECTORS = (
 PAYLOAD_NEW = r"(replace(payload, E'\\u0000', E'\\u0001')::json ->> 'new')"
 _LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, {PAYLOAD_NEW})",)
 
+
+def _refold(conn: Conn) -> None:
+    """``decisis.stores.refold`` on every graph: a candidate no longer retires."""
+    from decisis.stores.postgres import queries
+    from decisis.stores.postgres.rows import NODE_COLUMNS, NODE_FIELDS, node_from_row, node_values
+    from decisis.stores.refold import refold
+
+    def stored(c: Conn, graph: str) -> list[Node]:
+        sql = f"SELECT {NODE_COLUMNS} FROM nodes n WHERE n.graph = %s ORDER BY n.id"
+        return [node_from_row(row) for row in c.execute(sql, (graph,)).fetchall()]
+
+    update = (
+        f"UPDATE nodes SET {', '.join(f'{name} = %s' for name in NODE_FIELDS[1:])} "
+        "WHERE graph = %s AND id = %s"
+    )
+
+    def write(c: Conn, graph: str, node: Node) -> None:
+        c.execute(update, [*node_values(node)[1:], graph, node.id])
+
+    refold(conn, queries.graphs(conn), queries.events_page, stored, write)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
     Migration(3, "server-side traversal functions, planned on the endpoint indexes", _WALKS),
     Migration(4, "vectors: arrays per graph, space and node (pgvector when present)", _VECTORS),
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
+    Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -337,6 +365,8 @@ def _apply(conn: Conn, migration: Migration, where: str) -> None:
         if current < migration.version:
             for statement in migration.statements:
                 conn.execute(statement)  # constants of this module, never user input
+            if migration.then is not None:
+                migration.then(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                 (migration.version, migration.name),

@@ -87,8 +87,17 @@ _LOCK_HEAD = """
 # One key per lookup (``LATERAL … OFFSET 0``, as in the traversal functions of schema
 # migration 3): given ``id = ANY(…)`` on a graph not analyzed yet, the planner read the
 # whole graph through the primary key's prefix rather than look each id up.
+# The nodes named, and the node each named supersedes edge replaces: an edge's update or
+# tombstone can retire or release it (``decisis.stores.retire``).
 _NODES_BY_ID = f"""
-    SELECT n.* FROM unnest(%(ids)s::text[]) AS k(id) CROSS JOIN LATERAL (
+    SELECT n.* FROM (
+        SELECT k.id COLLATE "C" AS id FROM unnest(%(ids)s::text[]) AS k(id)
+        UNION
+        SELECT t.target FROM unnest(%(ids)s::text[]) AS k(id) CROSS JOIN LATERAL (
+            SELECT e.target FROM edges e
+            WHERE e.graph = %(graph)s AND e.id = k.id AND e.type = 'supersedes' OFFSET 0
+        ) t
+    ) k CROSS JOIN LATERAL (
         SELECT {NODE_COLUMNS} FROM nodes n WHERE n.graph = %(graph)s AND n.id = k.id OFFSET 0
     ) n
 """

@@ -12,6 +12,7 @@ Timestamps are stored as the canonical text of ``decisis.model.format_time``
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from decisis.errors import StoreError
@@ -25,6 +26,7 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+    then: Callable[[sqlite3.Connection], None] | None = None
 
 
 _CORE = (
@@ -161,12 +163,23 @@ _RULE_LINKS = (
 PAYLOAD_NEW = "CASE WHEN json_valid(payload) THEN json_extract(payload, '$.new') END"
 _LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, ({PAYLOAD_NEW}))",)
 
+
+def _refold(conn: sqlite3.Connection) -> None:
+    """``decisis.stores.refold`` on every graph: a candidate no longer retires."""
+    from decisis.stores.dbapi_writes import rewrite_node, stored_nodes
+    from decisis.stores.refold import refold
+    from decisis.stores.sqlite import queries
+
+    refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
     Migration(3, "vectors: float32 blobs per graph, space and node", _VECTORS),
     Migration(4, "unjudged links by rule, for rule.trusted", _RULE_LINKS),
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
+    Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -204,6 +217,8 @@ def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
         if schema_version(conn) < migration.version:
             for statement in migration.statements:
                 conn.execute(statement)
+            if migration.then is not None:
+                migration.then(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, format_time(utc_now())),
