@@ -10,6 +10,7 @@ from decisis.model import format_time
 if TYPE_CHECKING:
     from decisis.graph import GoalTree, Standing
     from decisis.model import Event, Node
+    from decisis.search.precedents import Precedent
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
 
@@ -19,6 +20,7 @@ __all__ = [
     "goal_tree_dict",
     "hit_dict",
     "nodes_list",
+    "precedent_dict",
     "reached_dict",
     "standing_dict",
     "verify_dict",
@@ -40,6 +42,15 @@ def reached_dict(reached: Reached) -> dict[str, Any]:
 
 def hit_dict(hit: SearchHit) -> dict[str, Any]:
     return {"node": hit.node.to_dict(), "score": hit.score}
+
+
+def precedent_dict(found: Precedent) -> dict[str, Any]:
+    return {
+        "node": found.node.to_dict(),
+        "score": found.score,
+        "ranks": found.ranks,
+        "similarity": found.similarity,
+    }
 
 
 def goal_tree_dict(tree: GoalTree) -> dict[str, Any]:

@@ -185,3 +185,17 @@ def test_two_corrections_at_once_both_move_their_rules_trust(corpus: Path, tmp_p
         assert (after.successes, after.failures) == (before.successes + 2, before.failures)
         _agree_with_trust(mine)  # every unjudged link of the rule carries the trust of both
         assert mine.verify().ok
+
+
+def test_undo_reports_the_judgements_it_reversed(counted: tuple[Graph, CountingStore]) -> None:
+    graph, _ = counted
+    done = correct(graph, QUESTION, KEY)
+    assert done.rejected
+    undone = undo(graph, QUESTION)
+    reversed_ = {edge: (was, now) for edge, was, now in undone.restored}
+    assert set(reversed_) == set(done.rejected) | set(done.confirmed)
+    assert all(was == "rejected" for edge, (was, _) in reversed_.items() if edge in done.rejected)
+    assert all(graph.get_edge(edge).state.value == now for edge, (_, now) in reversed_.items())
+    assert undone.withdrawn == done.proposed
+    shown = undone.to_dict()
+    assert len(shown["restored"]) == len(reversed_) and shown["withdrawn"] == undone.withdrawn

@@ -64,7 +64,32 @@ def test_strategies_decide_when_context_is_injected() -> None:
     off = AgentMemory(validate_config({"store": "memory://", "auto_inject": False}), first.graph)
     assert off.context(0) is None and off.summary() is not None
     assert off.system_prompt("Base.") == "Base."
-    assert first.system_prompt("Base.").startswith("Base.\n\n## Decision memory")
+    assert first.system_prompt("Base.").startswith("Base.\n\n## Decision tools")
+    assert "## Decision memory" in first.system_prompt("Base.")
+    assert first.system_prompt("Base.", iteration=1) == "Base."
+
+
+def test_the_system_prompt_names_every_tool_and_when_to_use_it() -> None:
+    from decisis.agent.tools import TOOLS
+
+    memory = AgentMemory.open({"store": "memory://"})
+    prompt = memory.system_prompt("Base.")  # an empty graph: the guide still comes first
+    for spec in TOOLS:
+        assert f"`{spec.name}`: {spec.when}." in prompt
+    assert "at the start" in prompt and "as soon as you decide" in prompt
+    assert "when you observe" in prompt
+
+
+def test_the_system_prompt_says_what_the_context_left_out() -> None:
+    memory = AgentMemory(
+        validate_config({"store": "memory://", "max_context_tokens": 120}),
+        AgentMemory.open({"store": "memory://"}).graph,
+    )
+    assert memory.graph is not None
+    for n in range(30):
+        memory.graph.record_decision(f"Decision number {n} about the build pipeline")
+    prompt = memory.system_prompt("Base.")
+    assert "older decisions not shown" in prompt
 
 
 def test_a_store_that_fails_to_open_leaves_the_agent_running(
@@ -78,7 +103,8 @@ def test_a_store_that_fails_to_open_leaves_the_agent_running(
     assert "disabled" in caplog.text
     result = memory.tools.call("add_goal", {"label": "x"})
     assert result.is_error and "disabled" in result.data["error"]["message"]
-    assert memory.context(0) is None and memory.system_prompt("Base.") == "Base."
+    assert memory.context(0) is None
+    assert memory.system_prompt("Base.") == f"Base.\n\n{result.data['error']['message']}"
     memory.close()
 
 

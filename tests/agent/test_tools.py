@@ -13,7 +13,7 @@ from decisis.model import EdgeType, NodeStatus, NodeType
 
 EXPECTED = {
     "add_goal", "record_decision", "record_outcome", "query_decisions", "supersede_decision",
-    "current_decision", "find_decisions", "correct_decision",
+    "current_decision", "find_decisions", "find_precedents", "correct_decision",
 }  # fmt: skip
 
 
@@ -111,6 +111,28 @@ def test_find_decisions_searches_the_store(box: Toolbox) -> None:
     ok(box.call("record_decision", {"label": "Deploy with Kubernetes"}))
     hits = ok(box.call("find_decisions", {"search": "postgresql"}))["hits"]
     assert [h["label"] for h in hits] == ["Use PostgreSQL for the ledger"] and "score" in hits[0]
+
+
+def test_find_decisions_leaves_out_the_questions_corrections_keep(adr_box: Toolbox) -> None:
+    question = "Which GitHub Actions runner builds the docs?"
+    ok(adr_box.call("correct_decision", {"question": question, "correct_decision_id": "team:002"}))
+    graph = adr_box.graph
+    assert graph is not None
+    stored = [n for n in graph.nodes(types=[NodeType.OBSERVATION]) if n.label == question]
+    assert stored  # the correction keeps its question as a node ...
+    hits = ok(adr_box.call("find_decisions", {"search": "GitHub Actions runner docs"}))["hits"]
+    assert hits and question not in [h["label"] for h in hits]  # ... which is not a decision
+
+
+def test_find_precedents_finds_by_meaning(box: Toolbox) -> None:
+    ok(box.call("record_decision", {"label": "Use server sessions in Redis"}))
+    ok(box.call("record_decision", {"label": "Deploy with Kubernetes"}))
+    ok(box.call("record_decision", {"label": "Use PostgreSQL for orders"}))
+    found = ok(box.call("find_precedents", {"situation": "where do we keep login state?", "k": 2}))
+    labels = [p["label"] for p in found["precedents"]]
+    assert "Use server sessions in Redis" in labels
+    assert all(p["found_by"] and "score" in p for p in found["precedents"])
+    assert "situation" in error(box.call("find_precedents", {"situation": ""}))["message"]
 
 
 def test_current_decision_and_correction_use_the_adr_answers(adr_box: Toolbox) -> None:

@@ -411,3 +411,48 @@ def test_eval_links_scores_the_believed_replacements(cli: Cli, tmp_path: Path) -
 def test_eval_with_nothing_to_score_says_what_it_needs(cli: Cli, tmp_path: Path) -> None:
     result = cli("eval", "--corpus", str(_jenkins_then_actions(tmp_path)))
     assert result.exit_code == 2 and "nothing to score" in result.stderr
+
+
+def test_judge_confirms_and_rejects_a_proposed_replacement(cli: Cli) -> None:
+    old, new = cli.add("decision", "Run builds on Jenkins"), cli.add("decision", "Use Actions")
+    with decisis.open(cli.store) as graph:
+        graph.supersede(old, new, state="candidate", confidence=0.3)
+    assert cli.json("show", old)["node"]["status"] == "active"  # a proposal retires nothing
+    confirmed = cli("judge", old, new, "--confirm")
+    assert confirmed.exit_code == 0, confirmed.output
+    assert "confirmed that" in confirmed.stdout and "is superseded" in confirmed.stdout
+    assert cli.json("current", old)["superseded"] is True
+    rejected = cli.json("judge", old, new, "--reject", "--rationale", "the move was called off")
+    assert rejected["state"] == "rejected"
+    assert cli.json("show", old)["node"]["status"] == "active"
+    neither = cli("judge", old, new)
+    assert neither.exit_code == 2 and "--confirm" in neither.output
+    assert cli.json("verify")["ok"] is True
+
+
+def test_correct_undo_says_what_it_reversed(cli: Cli) -> None:
+    corpus = Path(__file__).parents[2] / "data" / "adr-corpus"
+    assert cli("ingest", str(corpus)).exit_code == 0
+    question = "Does the Puppetmaster use a local PostgreSQL database or an RDS instance?"
+    done = cli.json("correct", question, "govuk-aws:0008")
+    assert done["rejected"]
+    undone = cli("correct", question, "--undo")
+    assert undone.exit_code == 0, undone.output
+    assert f"{len(done['rejected'])} rejected" in undone.stdout
+    assert "put back to their earlier state" in undone.stdout
+
+
+def test_precedents_finds_decisions_by_meaning(cli: Cli, tmp_path: Path) -> None:
+    sessions = cli.add("decision", "Use server sessions in Redis")
+    cli.add("decision", "Deploy with Kubernetes")
+    assert cli("ingest", str(_jenkins_then_actions(tmp_path))).exit_code == 0
+    searched = [h["node"]["id"] for h in cli.json("search", "where do we keep login state?")]
+    assert sessions not in searched
+    found = cli.json("precedents", "where do we keep login state?", "-k", "10", "--no-records")
+    assert sessions in [p["node"]["id"] for p in found]
+    assert all(p["node"]["metadata"].get("kind") != "adr" for p in found)
+    with_records = cli.json("precedents", "Jenkins builds", "-k", "10")
+    assert "team:001" in [p["node"]["metadata"].get("key") for p in with_records]
+    table = cli("precedents", "where do we keep login state?")
+    assert table.exit_code == 0 and "found by" in table.stdout
+    assert cli("precedents", "x", "--type", "decisoin").exit_code == 2

@@ -121,6 +121,9 @@ async def exercise(session: Session) -> None:
     assert asked["answer"] == "team:002"
     hits = data(await session.call_tool("find_decisions", {"search": "GitHub Actions"}))["hits"]
     assert hits
+    similar = {"situation": "which service runs our builds?", "k": 3}
+    found = data(await session.call_tool("find_precedents", similar))["precedents"]
+    assert found and all(p["found_by"] for p in found)
     fix = {"question": "Where do builds run?", "correct_decision_id": "team:002"}
     assert data(await session.call_tool("correct_decision", fix))["answer"] == "team:002"
 

@@ -49,6 +49,11 @@ def test_reads_of_the_graph(site: Site, api: httpx.Client) -> None:
     assert site.goal in {r["node"]["id"] for r in api.get(f"/why/{site.jwt}").json()}
     hits = api.get("/search", params={"q": "JWT"}).json()
     assert hits[0]["node"]["id"] == site.jwt
+    found = api.get("/precedents", params={"q": "builds on a CI server", "k": 10}).json()
+    assert {"team:001", "team:002"} <= {p["node"]["metadata"].get("key") for p in found}
+    mine = api.get("/precedents", params={"q": "builds on a CI server", "records": False}).json()
+    assert mine and all(p["node"]["metadata"].get("kind") != "adr" for p in mine)
+    assert _error(api.get("/precedents", params={"q": "x", "k": 0}), 422)["field"] == "k"
     decisions = api.get("/nodes", params={"type": "decision", "status": "superseded"}).json()
     ids = {n["id"] for n in decisions}  # and the Jenkins record
     assert site.jwt in ids and site.sessions not in ids and len(ids) == 2

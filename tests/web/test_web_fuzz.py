@@ -51,6 +51,7 @@ def _operations() -> list[str]:
         "GET /api/impact/{ref}",
         "GET /api/path",
         "GET /api/search",
+        "GET /api/precedents",
         "GET /api/at",
         "GET /api/ledger",
         "GET /api/verify",

@@ -62,6 +62,21 @@ def test_search_finds_a_decision(site: Site, page: Any) -> None:
     assert "Use server sessions" in page.inner_text("#hits")
 
 
+def test_search_finds_decisions_by_meaning_and_can_leave_records_out(site: Site, page: Any) -> None:
+    page.goto(site.url + "/search")
+    assert page.is_checked("input[name=records]")  # a fresh page searches the records too
+    page.fill("input[name=q]", "builds on a CI server")
+    page.press("input[name=q]", "Enter")
+    page.wait_for_url("**/search?q=*")
+    assert "Use GitHub Actions" in page.inner_text("#hits")
+    page.uncheck("input[name=records]")
+    page.click("button[type=submit]")
+    page.wait_for_load_state()
+    assert not page.is_checked("input[name=records]")
+    hits = page.inner_text("#hits")
+    assert "Use GitHub Actions" not in hits and "Use JWT tokens" in hits
+
+
 def test_audit_says_whether_the_ledger_is_intact(site: Site, page: Any) -> None:
     page.goto(site.url + "/audit")
     assert "Ledger intact" in page.inner_text("#verdict")

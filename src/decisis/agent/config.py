@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from decisis.agent.context import DEFAULT_MAX_TOKENS, build_context
 from decisis.agent.recorder import Recorder
-from decisis.agent.tools import Toolbox
+from decisis.agent.tools import Toolbox, tool_guide
 from decisis.errors import DecisisError, InvalidInput
 from decisis.graph import Graph
 from decisis.stores import Store
@@ -140,6 +140,15 @@ class AgentMemory:
             return None
 
     def system_prompt(self, base: str, iteration: int = 0) -> str:
-        """``base`` with the decision context appended when one is due."""
-        extra = self.context(iteration)
-        return f"{base}\n\n{extra}" if extra else base
+        """``base`` with, when due (``auto_inject`` and the strategy), the guide to the
+        decision tools (each and when to use it, from the tool specs) and the decision
+        context, which says what it left out to stay within ``max_context_tokens``. With
+        the memory disabled, one line says so and why."""
+        if not self.config.auto_inject:
+            return base
+        if iteration > 0 and self.config.inject_strategy == "first_only":
+            return base
+        if self.graph is None:
+            return f"{base}\n\n{self.tools.disabled_note()}"
+        parts = [base, tool_guide(), self.summary()]
+        return "\n\n".join(part for part in parts if part)

@@ -15,6 +15,7 @@ from decisis.agent.schemas import (
     CorrectDecision,
     CurrentDecision,
     FindDecisions,
+    FindPrecedents,
     QueryDecisions,
     RecordDecision,
     RecordOutcome,
@@ -23,6 +24,9 @@ from decisis.agent.schemas import (
 from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
+from decisis.search.precedents import is_correction_question
+
+_ROOM = 16  # extra hits asked of full text, for the correction questions left out
 
 __all__ = [
     "RUN_KIND",
@@ -32,6 +36,7 @@ __all__ = [
     "correct_decision",
     "current_decision",
     "find_decisions",
+    "find_precedents",
     "node_dicts",
     "query_decisions",
     "record_decision",
@@ -167,11 +172,26 @@ def current_decision(graph: Graph, args: CurrentDecision) -> dict[str, Any]:
 
 
 def find_decisions(graph: Graph, args: FindDecisions) -> dict[str, Any]:
-    hits = graph.search(args.search, limit=args.limit)
+    """Full-text hits among the recorded nodes; the questions corrections keep are not
+    decisions and are left out."""
+    found = graph.search(args.search, limit=args.limit + _ROOM)
+    hits = [hit for hit in found if not is_correction_question(hit.node)][: args.limit]
     items = node_dicts(graph, [hit.node for hit in hits])
     for item, hit in zip(items, hits, strict=True):
         item["score"] = round(hit.score, 4)
     return {"hits": items}
+
+
+def find_precedents(graph: Graph, args: FindPrecedents) -> dict[str, Any]:
+    """The decisions closest to a situation by meaning and words (``Graph.precedents``)."""
+    found = graph.precedents(args.situation, k=args.k, records=args.include_records)
+    items = node_dicts(graph, [p.node for p in found])
+    for item, precedent in zip(items, found, strict=True):
+        item["score"] = round(precedent.score, 4)
+        if precedent.similarity is not None:
+            item["similarity"] = round(precedent.similarity, 4)
+        item["found_by"] = sorted(precedent.ranks)
+    return {"precedents": items}
 
 
 def _record_key(graph: Graph, ref: str) -> str:

@@ -19,6 +19,7 @@ __all__ = [
     "CorrectDecision",
     "CurrentDecision",
     "FindDecisions",
+    "FindPrecedents",
     "QueryDecisions",
     "RecordDecision",
     "RecordOutcome",
@@ -106,6 +107,16 @@ class CurrentDecision(ToolArgs):
 class FindDecisions(ToolArgs):
     search: str = Field(min_length=1, max_length=500, description="Words to look for.")
     limit: int = Field(default=5, ge=1, le=50, description="At most this many hits.")
+
+
+class FindPrecedents(ToolArgs):
+    situation: str = Field(
+        min_length=1, max_length=4000, description="The situation or problem, in your words."
+    )
+    k: int = Field(default=5, ge=1, le=50, description="At most this many decisions.")
+    include_records: bool = Field(
+        default=True, description="Also search decisions ingested from the team's ADR files."
+    )
 
 
 class CorrectDecision(ToolArgs):

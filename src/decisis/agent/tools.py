@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from decisis.agent.schemas import (
     CorrectDecision,
     CurrentDecision,
     FindDecisions,
+    FindPrecedents,
     QueryDecisions,
     RecordDecision,
     RecordOutcome,
@@ -35,19 +36,21 @@ from decisis.agent.schemas import (
 from decisis.errors import DecisisError
 from decisis.graph import Graph
 
-__all__ = ["TOOLS", "ToolResult", "ToolSpec", "Toolbox", "error_result", "tool_names"]
+__all__ = ["TOOLS", "ToolResult", "ToolSpec", "Toolbox", "error_result", "tool_guide", "tool_names"]
 
 log = logging.getLogger("decisis.agent")
 
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: what a model sees (name, description, schema) and the handler behind it."""
+    """One tool: what a model sees (name, description, schema), when to reach for it (the
+    system prompt's guide, ``tool_guide``) and the handler behind it."""
 
     name: str
     description: str
     args: type[ToolArgs]
     handler: Callable[[Graph, Any], dict[str, Any]]
+    when: str = ""
 
     @property
     def schema(self) -> dict[str, Any]:
@@ -89,6 +92,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Record a goal you are working towards. Returns its id for later decisions.",
         AddGoal,
         handlers.add_goal,
+        when="at the start of a task, for each goal you take on",
     ),
     ToolSpec(
         "record_decision",
@@ -96,12 +100,14 @@ TOOLS: tuple[ToolSpec, ...] = (
         "rejected. Record it before you build on it.",
         RecordDecision,
         handlers.record_decision,
+        when="as soon as you decide something, before you build on it",
     ),
     ToolSpec(
         "record_outcome",
         "Record what came of a decision (a result, a failure, a measurement).",
         RecordOutcome,
         handlers.record_outcome,
+        when="when you observe what a decision led to",
     ),
     ToolSpec(
         "query_decisions",
@@ -109,12 +115,14 @@ TOOLS: tuple[ToolSpec, ...] = (
         "ancestors, descendants, why (what led to a node), current (what replaced it).",
         QueryDecisions,
         handlers.query_decisions,
+        when="to recall your goals, recent decisions, or why something was done",
     ),
     ToolSpec(
         "supersede_decision",
         "Replace a decision by another (existing, or new by label); the old one stops standing.",
         SupersedeDecision,
         _supersede_decision,
+        when="when you change an earlier decision",
     ),
     ToolSpec(
         "current_decision",
@@ -122,12 +130,23 @@ TOOLS: tuple[ToolSpec, ...] = (
         "standing record and what it replaced, or says that no record answers.",
         CurrentDecision,
         handlers.current_decision,
+        when="before you act on an earlier or a team's decision, to check it still stands",
     ),
     ToolSpec(
         "find_decisions",
         "Full-text search over recorded goals, decisions and outcomes.",
         FindDecisions,
         handlers.find_decisions,
+        when="to find what was recorded about a subject, by its words",
+    ),
+    ToolSpec(
+        "find_precedents",
+        "Find the recorded decisions closest to a situation by meaning as well as words: "
+        "how was something like this decided before? Includes the team's ADR records unless "
+        "include_records is false.",
+        FindPrecedents,
+        handlers.find_precedents,
+        when="before you decide something new, to find how something like it was decided",
     ),
     ToolSpec(
         "correct_decision",
@@ -135,12 +154,20 @@ TOOLS: tuple[ToolSpec, ...] = (
         "so the next answer is right.",
         CorrectDecision,
         handlers.correct_decision,
+        when="when an answer about the records proved wrong and you know the right record",
     ),
 )
 
 
 def tool_names() -> list[str]:
     return [spec.name for spec in TOOLS]
+
+
+def tool_guide(specs: Sequence[ToolSpec] = TOOLS) -> str:
+    """The system prompt's words on the decision tools: each one and when to use it."""
+    lines = ["## Decision tools", "You keep a decision memory with these tools:"]
+    lines += [f"- `{spec.name}`: {spec.when}." for spec in specs if spec.when]
+    return "\n".join(lines)
 
 
 def _describe_args(model: type[ToolArgs]) -> str:
@@ -204,6 +231,10 @@ class Toolbox:
     def enabled(self) -> bool:
         return self.graph is not None
 
+    def disabled_note(self) -> str:
+        """Why the tools answer with errors, in one line (for the model and the logs)."""
+        return f"decisis tools are disabled: {self.disabled_reason or 'no store is configured'}"
+
     def _bad(self, name: str, message: str, allowed: str) -> ToolResult:
         error = {"type": "InvalidArguments", "message": message, "allowed": allowed}
         return ToolResult(name, {"error": error}, is_error=True)
@@ -214,8 +245,7 @@ class Toolbox:
         if spec is None:
             return self._bad(name, f"no tool named {name!r}", ", ".join(self.specs))
         if self.graph is None:
-            reason = self.disabled_reason or "no store is configured"
-            error = {"type": "ToolsDisabled", "message": f"decisis tools are disabled: {reason}"}
+            error = {"type": "ToolsDisabled", "message": self.disabled_note()}
             return ToolResult(name, {"error": error}, is_error=True)
         try:
             raw = _parse(arguments)

@@ -13,7 +13,7 @@ import typer
 from decisis.cli.state import get_state
 
 if TYPE_CHECKING:
-    from decisis.adr import AnswerSettings
+    from decisis.adr import AnswerSettings, Correction
 
 __all__ = ["register"]
 
@@ -152,11 +152,27 @@ def correct(
     if state.json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
         return
-    verb = "undid" if undo else "recorded"
+    if undo:
+        typer.echo(_undone(result))
+        return
     typer.echo(
-        f"{verb}: {result.key or 'no record'} (was {result.was or 'no record'}); "
+        f"recorded: {result.key or 'no record'} (was {result.was or 'no record'}); "
         f"{len(result.confirmed)} links confirmed, {len(result.rejected)} rejected, "
         f"{len(result.proposed)} proposed"
+    )
+
+
+def _undone(result: Correction) -> str:
+    """What an undo reversed: the links put back, by the judgement undone, and withdrawn."""
+    from collections import Counter
+
+    by_verdict = Counter(undone for _, undone, _ in result.restored)
+    reversed_ = ", ".join(f"{n} {state}" for state, n in sorted(by_verdict.items())) or "none"
+    return (
+        f"undid: {result.key or 'no record'} for {result.question!r} "
+        f"(the answer before it was {result.was or 'no record'}); "
+        f"links put back to their earlier state: {reversed_}; "
+        f"{len(result.withdrawn)} proposed links withdrawn"
     )
 
 

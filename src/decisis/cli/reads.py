@@ -233,6 +233,33 @@ def search(
     print_hits(hits, short_ids(state.graph, [hit.node.id for hit in hits]))
 
 
+def precedents(
+    ctx: typer.Context,
+    *,
+    text: Annotated[str, typer.Argument(help="The situation, in your own words.")],
+    k: Annotated[int, typer.Option("--k", "-k", min=1, max=100, help="At most this many.")] = 5,
+    node_type: Annotated[
+        list[str] | None,
+        typer.Option("--type", help="Node types to search (repeat; default: decision)."),
+    ] = None,
+    no_records: Annotated[
+        bool, typer.Option("--no-records", help="Leave out decisions ingested from ADR files.")
+    ] = False,
+) -> None:
+    """Decisions closest to a situation by meaning and words: how was this decided before?"""
+    state = get_state(ctx)
+    found = state.graph.precedents(text, k=k, types=node_type, records=not no_records)
+    if state.json:
+        from decisis.cli.jsonout import emit
+        from decisis.forms import precedent_dict
+
+        emit([precedent_dict(p) for p in found])
+        return
+    from decisis.cli.render import print_precedents
+
+    print_precedents(found, short_ids(state.graph, [p.node.id for p in found]))
+
+
 def at(
     ctx: typer.Context,
     *,
@@ -287,4 +314,5 @@ def register(app: typer.Typer) -> None:
     for command in (show, current, why, impact, ancestors, descendants, path, goals, recent):
         app.command()(command)
     app.command()(search)
+    app.command()(precedents)
     app.command()(at)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from decisis.graph import GoalTree, Standing
     from decisis.model import Edge, Event, Node
+    from decisis.search.precedents import Precedent
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
 
@@ -159,6 +160,17 @@ def print_hits(hits: Sequence[SearchHit], short: Short) -> None:
     table = _node_table("matches", "score")
     for hit in hits:
         table.add_row(*_node_cells(hit.node, short), f"{hit.score:.3g}")
+    console().print(table)
+
+
+def print_precedents(found: Sequence[Precedent], short: Short) -> None:
+    if not found:
+        print_message("no decisions to compare with", style="dim")
+        return
+    table = _node_table("precedents", "score", "found by")
+    for p in found:
+        how = ", ".join(sorted(p.ranks))
+        table.add_row(*_node_cells(p.node, short), f"{p.score:.3g}", how)
     console().print(table)
 
 

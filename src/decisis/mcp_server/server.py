@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from decisis.agent.config import AgentMemory
-from decisis.agent.tools import ToolResult
+from decisis.agent.tools import ToolResult, tool_guide
 from decisis.binding import BearerOnly, check_bind
 from decisis.errors import MissingExtra
 
@@ -32,10 +32,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 __all__ = ["CONTEXT_URI", "DecisisMCP", "build_server", "http_app", "run"]
 
 CONTEXT_URI = "decisis://context"
-INSTRUCTIONS = (
-    "Decision memory. Before building on a choice, ask current_decision or find_decisions. "
-    "Record goals, decisions (with the options chosen and rejected) and outcomes as you work. "
-    f"Read {CONTEXT_URI} for where the work stands."
+INSTRUCTIONS = (  # the words on each tool are the tool specs' own (``tool_guide``)
+    f"{tool_guide()}\nRead {CONTEXT_URI} for where the work stands."
 )
 _EMPTY = "No goals or decisions recorded yet."
 

@@ -17,6 +17,7 @@ from decisis.forms import (
     goal_tree_dict,
     hit_dict,
     nodes_list,
+    precedent_dict,
     reached_dict,
     standing_dict,
     verify_dict,
@@ -37,6 +38,7 @@ from decisis.web.schemas import (
     LearnedOut,
     NodeDetail,
     NodeOut,
+    PrecedentOut,
     ReachedOut,
     StandingOut,
     ToolSpecOut,
@@ -231,6 +233,21 @@ def search(
 ) -> list[dict[str, Any]]:
     with site.using() as graph:
         return [hit_dict(hit) for hit in graph.search(q, limit=limit)]
+
+
+@router.get(
+    "/precedents",
+    summary="The decisions closest to a situation, by meaning and words (full text and vectors)",
+    response_model=list[PrecedentOut],
+)
+def precedents(
+    site: SiteDep,
+    q: Annotated[str, Query(max_length=4000, pattern=TEXT_PATTERN)],
+    k: Annotated[int, Query(ge=1, le=100)] = 5,
+    records: Annotated[bool, Query(description="Include decisions ingested from ADRs.")] = True,
+) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return [precedent_dict(p) for p in graph.precedents(q, k=k, records=records)]
 
 
 @router.get(

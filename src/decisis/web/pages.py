@@ -90,12 +90,19 @@ def node(site: SiteDep, ref: str) -> str:
 
 
 @router.get("/search", response_class=HTMLResponse)
-def search(site: SiteDep, q: Annotated[str, Query(max_length=4000)] = "") -> str:
+def search(
+    site: SiteDep,
+    q: Annotated[str, Query(max_length=4000)] = "",
+    records: Annotated[str, Query(max_length=10)] = "",
+) -> str:
+    """Decisions by meaning and words (``Graph.precedents``); ADR records when ticked (a
+    fresh page, with no question yet, ticks it)."""
+    with_records = records == "on" or not q
     hits = []
     if q.strip():
         with site.using() as graph:
-            hits = graph.search(q, limit=20)
-    return render("search.html", title="Search", q=q, hits=hits)
+            hits = graph.precedents(q, k=20, records=with_records)
+    return render("search.html", title="Search", q=q, hits=hits, records=with_records)
 
 
 def _record_ids(graph: Graph, keys: list[str]) -> dict[str, str]:

@@ -131,6 +131,13 @@ class HitOut(_Out):
     score: float
 
 
+class PrecedentOut(_Out):
+    node: NodeOut
+    score: float = Field(description="Fused reciprocal-rank score; higher is closer.")
+    ranks: dict[str, int] = Field(description="The rank each voter (fulltext, vector) gave.")
+    similarity: float | None = Field(description="Cosine with the text, when vectors voted.")
+
+
 class StandingOut(_Out):
     node: NodeOut
     superseded: bool
@@ -204,6 +211,12 @@ class AnswerOut(_Out):
     excerpt: ExcerptOut | None
 
 
+class RestoredLink(_Out):
+    edge: str
+    from_: str = Field(alias="from", description="The judgement undone.")
+    to: str = Field(description="The state the link returned to.")
+
+
 class CorrectionOut(_Out):
     question: str
     key: str | None
@@ -212,6 +225,12 @@ class CorrectionOut(_Out):
     confirmed: list[str] = Field(description="Links confirmed (edge ids).")
     rejected: list[str]
     proposed: list[str]
+    restored: list[RestoredLink] = Field(
+        default_factory=list, description="For an undo: each link put back to its earlier state."
+    )
+    withdrawn: list[str] = Field(
+        default_factory=list, description="For an undo: the links it had proposed, withdrawn."
+    )
 
 
 class TrustMove(_Out):

@@ -80,6 +80,10 @@ class Correction:
     confirmed: list[str] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
     proposed: list[str] = field(default_factory=list)
+    # filled by ``undo``: each link put back (edge id, the state undone, the state restored),
+    # and the links the correction had proposed, withdrawn
+    restored: list[tuple[str, str, str]] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,6 +94,8 @@ class Correction:
             "confirmed": self.confirmed,
             "rejected": self.rejected,
             "proposed": self.proposed,
+            "restored": [{"edge": e, "from": a, "to": b} for e, a, b in self.restored],
+            "withdrawn": self.withdrawn,
         }
 
 
@@ -354,10 +360,13 @@ def _undo(graph: Graph, question: str) -> Correction:
     changes: list[EventDraft] = []
     for edge_id, state in dict(meta.get("before") or {}).items():
         changes.append(drafts.edge_updated(edge_id, {"state": state}, at))
+        undone = graph.store.get_edge(graph.name, edge_id).state.value
+        result.restored.append((edge_id, undone, str(state)))
     for edge_id in _live(graph, meta.get("proposed") or []):
         changes.append(
             drafts.tombstoned(edge_id, "edge", "the correction that proposed it was undone", at)
         )
+        result.withdrawn.append(edge_id)
     changes.append(drafts.tombstoned(node.id, "node", "correction undone", at))
     graph.store.append(
         graph.name, changes + _retrust(adr_links(graph), changes, at), after_seq=head
