@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,11 +55,13 @@ def _build(db: Path, folder: Path) -> dict[str, str]:
 TOKEN = "correct-horse-battery-staple"
 
 
-def serve(tmp_path: Path, token: str | None) -> Iterator[Site]:
-    """``decisis serve`` over a new SQLite file in ``tmp_path``, until the caller is done."""
+def serve(tmp_path: Path, token: str | None, options: Sequence[str] = ()) -> Iterator[Site]:
+    """``decisis serve [OPTIONS]`` over a new SQLite file in ``tmp_path``, until the caller is
+    done."""
     db = tmp_path / "web.db"
     ids = _build(db, tmp_path / "adrs")
-    args = ["--store", f"sqlite:///{db}", "serve"] + (["--token", token] if token else [])
+    args = ["--store", f"sqlite:///{db}", "serve", *options]
+    args += ["--token", token] if token else []
     with running(args, tmp_path / "server.log") as port:
         yield Site(f"http://127.0.0.1:{port}", db, **ids, token=token)
 
@@ -84,6 +87,11 @@ def chromium_path() -> str:
     return found
 
 
+# Every name under .example reaches this machine in the browser, as a name an attacker
+# controls can (DNS rebinding), and as another site: attacker.example's pages are cross-site.
+RESOLVE = "--host-resolver-rules=MAP *.example 127.0.0.1"
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """One Chromium for a module's page tests, closed after them: Playwright's sync API runs
@@ -91,8 +99,18 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=chromium_path())
+        launched = driver.chromium.launch(executable_path=chromium_path(), args=[RESOLVE])
         try:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page of its own browser context (no cookies shared with other tests)."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from tests.web.conftest import Site, tamper
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 def test_browse_from_the_home_page_to_what_stands_now(site: Site, page: Any) -> None:

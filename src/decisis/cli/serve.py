@@ -20,16 +20,28 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
     token: TokenOpt = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Also answer requests naming this host (the Host header), at any port; "
+            "repeat for more. 127.0.0.1, localhost and [::1] always are, and the --host "
+            "address when a token guards it; any other name is refused, so that a page on "
+            "another site cannot point its own name at this server (DNS rebinding).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the web pages and the JSON API (OpenAPI at /docs) until stopped.
 
     Needs the web extra: pip install 'decisis\\[web]'.
     """
     from decisis.adr import prepare
-    from decisis.binding import check_bind
+    from decisis.binding import allowed_hosts, check_bind, is_loopback
     from decisis.web import serve as run
 
     token = check_bind(host, token)  # before the store is opened: nothing to undo
+    names = allowed_hosts(host, token, allow_host or ())
     state = get_state(ctx)
     graph = state.graph
     started = time.perf_counter()
@@ -39,7 +51,15 @@ def serve(
         typer.echo(f"decisis: {records:,} records ready to answer from ({took:.1f} s)", err=True)
     guarded = " (token required)" if token else ""
     typer.echo(f"decisis: serving {state.store_url()} at http://{host}:{port}/{guarded}", err=True)
-    run(graph, host=host, port=port, token=token, log_level="warning")
+    if names:
+        typer.echo(f"decisis: also answering to {', '.join(sorted(names))}", err=True)
+    elif not is_loopback(host):
+        typer.echo(
+            "decisis: answering to loopback names only: add --allow-host NAME for each name "
+            "people reach this server by",
+            err=True,
+        )
+    run(graph, host=host, port=port, token=token, allow_hosts=names, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

@@ -6,6 +6,9 @@ reaches the port could read every decision and write new ones. With a token (``d
 ``Authorization: Bearer <token>``; people sign in once at ``/login``, which sets a cookie
 holding a value derived from the token (not the token itself), sent only to this site
 (``SameSite=Strict``, so another site's form cannot post with it) and hidden from scripts.
+Before this gate, every request passes ``decisis.binding.Guard`` (``create_app``): a change
+must come from this server's own pages whether or not a token guards it, and the cookie,
+unlike the token itself, does not excuse a request from that check.
 """
 
 from __future__ import annotations

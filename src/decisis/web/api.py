@@ -26,7 +26,7 @@ from decisis.graph import BELIEVED
 from decisis.model import NodeStatus, NodeType
 from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
 from decisis.stores import DEFAULT_MAX_DEPTH
-from decisis.web.app import TEXT_PATTERN, Site, site_of
+from decisis.web.app import MAX_BODY_BYTES, TEXT_PATTERN, Site, site_of
 from decisis.web.schemas import (
     AnswerOut,
     AtOut,
@@ -69,8 +69,11 @@ router = APIRouter(
     prefix="/api",
     responses={
         401: _error("The token is missing or wrong (a server started with one)."),
+        403: _error("A change sent from a page of another site (Origin, Sec-Fetch-Site)."),
         404: _error("No node, edge, record or tool by that name."),
         409: _error("A conflict: an ambiguous id, or a change the graph refuses."),
+        413: _error(f"A request body over {MAX_BODY_BYTES:,} bytes (MAX_BODY_BYTES)."),
+        421: _error("A Host this server does not answer to (--allow-host adds names)."),
         422: _error("The request was refused: the field that was wrong and what it allows."),
         503: _error("The store cannot be reached."),
     },
@@ -301,8 +304,7 @@ _BROKEN = {
     responses={200: {"model": VerifyOut}, 409: _BROKEN},
 )
 def verify(site: SiteDep) -> JSONResponse:
-    with site.using() as graph:
-        report = verify_dict(graph.verify())
+    report = verify_dict(site.verify())  # outside the lock: the replay takes seconds
     return JSONResponse(report, status_code=200 if report["ok"] else 409)
 
 

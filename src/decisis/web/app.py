@@ -1,14 +1,17 @@
-"""The FastAPI application: one graph per app, requests taken one at a time, and the one
-place where a ``DecisisError`` becomes an HTTP answer."""
+"""The FastAPI application: one graph per app, requests taken one at a time (but for the
+ledger's verification, ``Site.verify``), and the one place where a ``DecisisError`` becomes
+an HTTP answer. Every request first passes ``decisis.binding.Guard``: to a name the server
+answers to, changes from its own pages only, bodies of at most ``MAX_BODY_BYTES``."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from decisis.binding import MAX_BODY_BYTES, Guard, Hosts, Receive, Scope, Send
 from decisis.errors import (
     AmbiguousId,
     Conflict,
@@ -32,8 +35,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 if TYPE_CHECKING:
     from decisis.agent.tools import Toolbox
     from decisis.graph import Graph
+    from decisis.stores.replay import VerifyReport
 
 __all__ = [
+    "MAX_BODY_BYTES",
     "Site",
     "create_app",
     "error_response",
@@ -57,6 +62,22 @@ class Site:
     def using(self) -> Iterator[Graph]:
         with self.lock:
             yield self.graph
+
+    def verify(self) -> VerifyReport:
+        """``Graph.verify``, outside the lock: replaying a long ledger takes seconds (3.1 s at
+        28,000 events), which every other request would otherwise wait out. It reads only
+        the store, which is safe to share between threads (the lock guards the ADR view).
+        A write landing while the replay runs can make the tables look apart from the
+        ledger read before it, so a failure counts only if the head did not move meanwhile
+        (every write moves it; a tamper does not); else it is verified again under the lock.
+        Nothing is cached: each call reads the whole ledger back, so a tamper shows at once."""
+        graph = self.graph
+        before = graph.store.head(graph.name)
+        report = graph.verify()
+        if report.ok or graph.store.head(graph.name) == before:
+            return report
+        with self.lock:
+            return graph.verify()
 
 
 def site_of(request: Request) -> Site:
@@ -119,13 +140,14 @@ def invalid_request(exc: RequestValidationError) -> InvalidInput:
     return InvalidInput(field, f"is {got}", allowed)
 
 
-def error_response(request: Request, exc: DecisisError) -> Response:
+def error_response(request: Request, exc: DecisisError, status: int | None = None) -> Response:
     """The one translation: JSON in the forms of ``decisis.forms`` for the API, a page for
-    people elsewhere; both name the field and what is allowed."""
+    people elsewhere; both name the field and what is allowed. ``status`` is ``status_of``'s
+    unless told: the ``Guard``'s refusals say which check refused (421, 403, 413)."""
     from decisis.forms import error_dict
 
     body = error_dict(exc)
-    status = status_of(exc)
+    status = status_of(exc) if status is None else status
     if request.url.path.startswith("/api/"):
         return JSONResponse(body, status_code=status)
     from decisis.web.pages import render
@@ -134,9 +156,26 @@ def error_response(request: Request, exc: DecisisError) -> Response:
     return HTMLResponse(html, status_code=status)
 
 
-def create_app(graph: Graph, *, title: str = "decisis", token: str | None = None) -> FastAPI:
-    """The web app over ``graph`` (which the caller opens and closes); with ``token``, every
-    request must carry it (``decisis.web.access``)."""
+async def _refuse(
+    scope: Scope, receive: Receive, send: Send, status: int, exc: DecisisError
+) -> None:
+    """The ``Guard``'s answers, in the app's own forms (JSON for the API, a page elsewhere)."""
+    response = error_response(Request(scope), exc, status)
+    await response(scope, receive, send)
+
+
+def create_app(
+    graph: Graph,
+    *,
+    title: str = "decisis",
+    token: str | None = None,
+    allow_hosts: Iterable[str] = (),
+) -> FastAPI:
+    """The web app over ``graph`` (which the caller opens and closes). It answers requests
+    to the loopback names and to ``allow_hosts`` (``decisis.binding.Hosts``: add the names
+    people reach it by), changes from its own pages only, bodies up to ``MAX_BODY_BYTES``
+    (``decisis.binding.Guard``); with ``token``, every request must carry it
+    (``decisis.web.access``)."""
     from decisis import __version__
     from decisis.agent.tools import Toolbox
     from decisis.web import api, pages
@@ -152,6 +191,8 @@ def create_app(graph: Graph, *, title: str = "decisis", token: str | None = None
     if token is not None:
         app.state.gate = gate = TokenGate(token)
         app.middleware("http")(gate)
+    # added last, so outermost: a refused request reaches neither the gate nor a route
+    app.add_middleware(Guard, hosts=Hosts.of(allow_hosts), token=token, refuse=_refuse)
 
     async def on_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, DecisisError)
@@ -174,16 +215,21 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8080,
     token: str | None = None,
+    allow_hosts: Iterable[str] = (),
     **uvicorn: Any,
 ) -> None:
     """Serve the app over ``graph`` until stopped (Ctrl-C): without ``token``, on a loopback
-    address only. What answering derives from the records is derived first
-    (``decisis.adr.answer.prepare``), so the first question is answered as fast as the rest."""
+    address only; answering the loopback names, ``allow_hosts``, and with a token the
+    address bound (``decisis.binding.allowed_hosts``). What answering derives from the
+    records is derived first (``decisis.adr.answer.prepare``), so the first question is
+    answered as fast as the rest."""
     import uvicorn as server
 
     from decisis.adr import prepare
-    from decisis.binding import check_bind
+    from decisis.binding import allowed_hosts, check_bind
 
     token = check_bind(host, token)
+    names = allowed_hosts(host, token, allow_hosts)
     prepare(graph)
-    server.run(create_app(graph, token=token), host=host, port=port, **uvicorn)
+    app = create_app(graph, token=token, allow_hosts=names)
+    server.run(app, host=host, port=port, **uvicorn)

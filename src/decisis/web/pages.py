@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["render", "router"]
 
 router = APIRouter(include_in_schema=False)
-PAGE_EVENTS = 50  # ledger events on one page of the audit
+PAGE_EVENTS = 50  # ledger events on one page of the audit, unless ?limit= says otherwise
+MAX_PAGE_EVENTS = 1000  # the most ?limit= may ask for (as the API's MAX_LIMIT)
 
 
 @cache
@@ -182,9 +183,29 @@ def learned(site: SiteDep) -> str:
 
 
 @router.get("/audit", response_class=HTMLResponse)
-def audit(site: SiteDep, after: Annotated[int, Query(ge=0)] = 0) -> str:
+def audit(
+    site: SiteDep,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_EVENTS)] = PAGE_EVENTS,
+) -> str:
+    """Whether the ledger verifies (all of it, every visit, outside the lock: ``Site.verify``),
+    then ``limit`` of its events after seq ``after``, with links to the pages around."""
+    report = verify_dict(site.verify())
     with site.using() as graph:
-        report = verify_dict(graph.verify())
-        events = list(islice(graph.events(after_seq=after), PAGE_EVENTS))
-    more = events[-1].seq if len(events) == PAGE_EVENTS else None
-    return render("audit.html", title="Audit", report=report, events=events, more=more)
+        events = list(islice(graph.events(after_seq=after), limit + 1))  # one more: is there?
+    later = events[limit - 1].seq if len(events) > limit else None
+    pages = {
+        "earlier": max(after - limit, 0) if after > 0 else None,  # seqs run 1, 2, 3, ...
+        "later": later,
+        "latest": max(report["events"] - limit, 0) if later is not None else None,
+    }
+    shown = events[:limit]
+    return render(
+        "audit.html",
+        title="Audit",
+        report=report,
+        events=shown,
+        after=after,
+        limit=limit,
+        pages=pages,
+    )

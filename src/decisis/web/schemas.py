@@ -156,6 +156,10 @@ class VerifyOut(_Out):
     events: int
     first_bad_seq: int | None
     problems: list[str]
+    checked: list[str] = Field(
+        description="What was checked: the chain and head, the tables against a replay, and "
+        "what the store adds (its database file, its full-text index)."
+    )
 
 
 class ReplacedStep(_Out):
