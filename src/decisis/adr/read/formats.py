@@ -194,10 +194,14 @@ def choose_format(doc: MarkdownDoc) -> AdrFormat:
 
 
 def _field_pattern(name: str, colon: bool) -> re.Pattern[str]:
-    sep = r"[ \t]*:" if colon else r"[ \t]*:?"
+    """``- **Status:** value`` lines. The spaces around the colon are taken at once (``*+``:
+    nothing after them can match a space, so giving some back finds nothing new, only takes
+    time quadratic in them) and the value ends at the line's last character that is not a
+    space (a lazy value before ``[ \\t]*$`` read the spaces after it again for each end)."""
+    sep = r"[ \t]*+:" if colon else r"[ \t]*+:?"
     return re.compile(
-        rf"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?{name}(?:\*\*|__)?{sep}(?:\*\*|__)?[ \t]*(?:\*\*|__)?"
-        r"[ \t]*(?P<value>\S.*?)[ \t]*$",
+        rf"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?{name}(?:\*\*|__)?{sep}(?:\*\*|__)?[ \t]*+"
+        r"(?:\*\*|__)?[ \t]*+(?P<value>\S(?:[^\n]*[^ \t\n])?)[ \t]*$",
         re.M | re.IGNORECASE,
     )
 
@@ -284,11 +288,20 @@ def _without(doc: MarkdownDoc, section: Section, drop: frozenset[str]) -> str:
 
 
 def _inline_decisions(doc: MarkdownDoc) -> str:
-    """Paragraphs that start ``**Decision:** …``, as some records state several decisions."""
+    """Paragraphs that start ``**Decision:** …``, as some records state several decisions.
+
+    A ``Decision:`` line inside a paragraph already taken is part of it, not a paragraph of
+    its own again: taken again, a paragraph of such lines came back once per line (quadratic
+    in time and in the text kept).
+    """
     found = []
+    taken = 0
     for m in _INLINE_DECISION.finditer(doc.text):
+        if m.start() < taken:
+            continue
         end = doc.text.find("\n\n", m.end())
-        found.append(doc.text[m.end() : end if end >= 0 else len(doc.text)].strip())
+        taken = end if end >= 0 else len(doc.text)
+        found.append(doc.text[m.end() : taken].strip())
     return "\n\n".join(f for f in found if f)
 
 

@@ -4,6 +4,12 @@ ADRs use a small part of Markdown (ATX headings, paragraphs, lists, links, the o
 table or code block), so a few regular expressions read them faithfully without a
 parser dependency. Offsets are kept into one normalised text (``\\n`` line ends, no
 front matter) so that links can be placed in their section and status line.
+
+Every expression here reads a file in time linear in its size, whatever the file holds
+(a record is read before anyone knows it is one): spans are bounded in length, and where
+a faithful expression would backtrack over a line, headings and title lines are read by
+:mod:`decisis.adr.read.lines`, and an opening that nothing closes takes the text it would
+have read in vain with it (tags, autolinks).
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from dataclasses import dataclass, field
 from datetime import date as date_type
 
 import yaml
+
+from decisis.adr.read.lines import atx_headings, is_atx_line, setext_title
 
 __all__ = [
     "LINK_DEST",
@@ -46,11 +54,11 @@ _FENCE = re.compile(
 )
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)([^\n]{1,500}?)(?<!`)\1(?!`)")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_ATX = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$", re.M)
-_SETEXT_H1 = re.compile(r"\A\s*([^\n#>|`*-][^\n]*)\n=+[ \t]*$", re.M)
 _FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
-_YAML_PAIR = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
-_YAML_ITEM = re.compile(r"^[ \t]+-[ \t]+(.*?)[ \t]*$|^-[ \t]+(.*?)[ \t]*$")
+# ``key: value`` and ``- item`` lines: the value is the rest of the line without its trailing
+# spaces, taken with ``rstrip`` (a lazy group before ``[ \t]*$`` is quadratic in a line).
+_YAML_PAIR = re.compile(r"([A-Za-z_][\w-]*)[ \t]*:[ \t]*")
+_YAML_ITEM = re.compile(r"[ \t]+-[ \t]+|-[ \t]+")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)]|[a-zA-Z]\))[ \t]+")  # "a) " too
 
 
@@ -153,14 +161,14 @@ def _parse_front_lines(raw: str) -> FrontMatter:
         if item and last_key is not None and out.get(last_key) in ("", None, []):
             values = out.get(last_key)
             items = values if isinstance(values, list) else []
-            items.append(_unquote(item.group(1) or item.group(2) or ""))
+            items.append(_unquote(line[item.end() :].rstrip(" \t")))
             out[last_key] = items
             continue
         pair = _YAML_PAIR.match(line)
         if pair is None:
             continue
         last_key = pair.group(1).lower()
-        value = pair.group(2)
+        value = line[pair.end() :].rstrip(" \t")
         if value.startswith("[") and value.endswith("]"):
             out[last_key] = [_unquote(v) for v in value[1:-1].split(",") if v.strip()]
         else:
@@ -176,7 +184,7 @@ def _unquote(value: str) -> str:
 
 
 def _sections(text: str, masked: str) -> tuple[Section, ...]:
-    heads = [(m.start(), m.end(), len(m.group(1))) for m in _ATX.finditer(masked)]
+    heads = list(atx_headings(masked))
     # Each section ends where the next heading of its level or a higher one starts: one
     # pass with the headings still open, so a file of many headings reads in linear time.
     ends = [len(text)] * len(heads)
@@ -227,9 +235,9 @@ def parse_markdown(text: str) -> MarkdownDoc:
         title, title_end = strip_markdown(h1.heading), h1.body_start
         sections = tuple(s for s in sections if s is not h1)
     else:
-        setext = _SETEXT_H1.search(masked)
+        setext = setext_title(masked)
         if setext:
-            title, title_end = strip_markdown(setext.group(1)), setext.end()
+            title, title_end = strip_markdown(setext[0]), setext[1]
     return MarkdownDoc(text, front, title, title_end, sections)
 
 
@@ -240,11 +248,12 @@ def blocks(text: str, offset: int = 0) -> Iterator[tuple[int, int]]:
     pos = 0
     for line in masked.splitlines(keepends=True):
         stripped = line.strip()
-        if not stripped or _ATX.match(line.rstrip("\n")) or _LIST_ITEM.match(line):
+        heading = is_atx_line(line)
+        if not stripped or heading or _LIST_ITEM.match(line):
             if start is not None:
                 yield offset + start, offset + pos
                 start = None
-            if stripped and not _ATX.match(line.rstrip("\n")):
+            if stripped and not heading:
                 start = pos
         elif start is None:
             start = pos
@@ -259,8 +268,23 @@ LINK_DEST = r"(?:[^()\s]|\([^()\s]{0,200}\)){0,2000}"
 LINK_TITLE = r"(?:\s+\"[^\"\n]{0,200}\")?"
 _LINK = re.compile(rf"!?\[({LINK_TEXT})\]\({LINK_DEST}{LINK_TITLE}\s*\)")
 _REF_LINK = re.compile(rf"\[({LINK_TEXT})\]\[[^\]\n]{{0,200}}\]")
-_AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
-_TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
+# Autolinks and tags: ``<((?:https?|mailto):[^>\s]+)>`` and ``</?[A-Za-z][^>\n]*>`` read
+# each ``<`` of ``<a<a<a…`` to the end of the line, so quadratically. Here the characters up to
+# the first that could close (``>``) or end it are taken at once, and with them when no ``>``
+# closes: every opening among them would have stopped at the same character, and failed.
+_AUTOLINK = re.compile(r"<((?:https?|mailto):([^>\s]*+))(>)?")
+_TAG = re.compile(r"</?[A-Za-z][^>\n]*+(>)?")
+
+
+def _autolink_text(m: re.Match[str]) -> str:
+    """``<https://x.org/a>`` → ``https://x.org/a``; what no ``>`` closes as it was."""
+    return m.group(1) if m.group(2) and m.group(3) else m.group(0)
+
+
+def _tag_space(m: re.Match[str]) -> str:
+    return " " if m.group(1) else m.group(0)
+
+
 # Spans are bounded (one line, 300 characters) so that a garbage file full of stars stays linear.
 _EMPHASIS = (
     re.compile(r"\*\*(?=\S)([^\n]{1,300}?)(?<=\S)\*\*"),
@@ -279,8 +303,8 @@ def strip_markdown(text: str) -> str:
     text = _LINK.sub(lambda m: m.group(1), text)
     text = _REF_LINK.sub(lambda m: m.group(1), text)
     text = re.sub(r"\[([^\[\]\n]+)\](?!\()", r"\1", text)
-    text = _AUTOLINK.sub(lambda m: m.group(1), text)
-    text = _TAG.sub(" ", text)
+    text = _AUTOLINK.sub(_autolink_text, text)
+    text = _TAG.sub(_tag_space, text)
     text = _INLINE_CODE.sub(lambda m: m.group(2).strip(), text)
     for pattern in _EMPHASIS:
         text = pattern.sub(lambda m: m.group(1), text)

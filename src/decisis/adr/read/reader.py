@@ -20,10 +20,19 @@ Folders: a folder's own record files get ``<folder name>:…`` keys; each subfol
 way under its own name, so a folder of folders gives ``cloud-platform:012`` and
 ``govuk-aws:0038`` side by side. When two subfolders share a name, their keys use the
 path from the root instead (``team-a/decisions:001``) so that keys stay unique.
+
+Symbolic links inside the folder are not followed unless the caller asks
+(``follow_symlinks=True``, ``decisis ingest --follow-symlinks``): a link can lead out of the
+folder (to text that is no team's record, which would be stored) or back into it for ever.
+Each link left alone that could be a record or a folder of them is a :class:`ReadProblem`
+saying so. Followed, a link that leads back to a folder it sits in, or to itself, is one
+problem and the rest of the folder is read. The folder named by the caller is always read,
+link or not.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -55,7 +64,9 @@ _EXPECTED = (
     " with a '# Title' heading"
 )
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages"})
-_TEMPLATE_TITLE = re.compile(r"\{[^}]*\}|^\s*(?:number\.?\s*)?title\s*$|\[short title", re.I)
+# A ``{placeholder}``: found as a ``{`` and the next ``}`` with no ``{`` between, so that each
+# ``{`` of a title full of them is not read to the end again (``\{[^}]*\}`` was quadratic).
+_TEMPLATE_TITLE = re.compile(r"\{[^{}]*\}|^\s*(?:number\.?\s*)?title\s*$|\[short title", re.I)
 _TITLE_NUMBER = re.compile(
     r"^(?:ADR|decision)?[-\s#]*0*(?P<n>\d{1,5})(?P<punct>\s*[.:)\]]|\s+[-\u2013\u2014])?\s+", re.I
 )
@@ -197,38 +208,93 @@ def read_record(path: str | os.PathLike[str], folder_key: str | None = None) -> 
         raise InvalidInput("path", f"{file} is not a file", _EXPECTED)
     folder = folder_key or file.resolve().parent.name
     try:
-        names = [e.name for e in os.scandir(file.parent) if e.is_file()]
+        names = [e.name for e in os.scandir(file.parent) if _is_file(e)]
     except OSError:
         names = [file.name]
     index = build_index(folder, names)
     return _parse(file, _load(file), _Context(folder, index))
 
 
-def _scan(root: Path) -> list[tuple[Path, list[str]]]:
-    """Folders under ``root`` (itself included) that hold candidate files, with their names."""
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a file (through links); a link loop or an unreadable entry is not."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _not_followed(entry: os.DirEntry[str]) -> ReadProblem:
+    try:
+        target = f" (to {os.readlink(entry.path)})"
+    except OSError:
+        target = ""
+    return ReadProblem(
+        Path(entry.path),
+        f"is a symbolic link{target}, not followed: to read what it points to, pass"
+        " follow_symlinks=True (decisis ingest --follow-symlinks)",
+    )
+
+
+def _entry_kind(entry: os.DirEntry[str], follow_symlinks: bool, problems: list[ReadProblem]) -> str:
+    """``"file"``, ``"dir"``, or ``""`` for anything else and for what is not read: hidden
+    entries, links not followed and links that cannot be followed (these two reported)."""
+    if entry.name.startswith((".", "_")) or entry.name in _SKIP_DIRS:
+        return ""
+    link = entry.is_symlink()
+    if link and not follow_symlinks:
+        try:
+            could_be_read = is_candidate_name(entry.name) or entry.is_dir()
+        except OSError:  # a loop: whatever it names, it is not followed
+            could_be_read = False
+        if could_be_read:
+            problems.append(_not_followed(entry))
+        return ""
+    try:
+        if entry.is_dir():
+            return "dir"
+        return "file" if entry.is_file() else ""
+    except OSError as exc:
+        if link or is_candidate_name(entry.name):
+            what = "a symbolic link loop" if exc.errno == errno.ELOOP else "a link that fails"
+            reason = f"is {what} ({exc.strerror or exc}), skipped"
+            problems.append(ReadProblem(Path(entry.path), reason))
+        return ""
+
+
+def _scan(
+    root: Path, follow_symlinks: bool, problems: list[ReadProblem]
+) -> list[tuple[Path, list[str]]]:
+    """Folders under ``root`` (itself included) that hold candidate files, with their names;
+    links and loops are reported into ``problems`` (see the module's rules)."""
     found: list[tuple[Path, list[str]]] = []
     seen: set[Path] = set()
 
-    def visit(folder: Path, depth: int) -> None:
-        real = folder.resolve()
-        if real in seen:
-            return
+    def visit(folder: Path, real: Path, depth: int, within: tuple[Path, ...]) -> None:
         seen.add(real)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
-        names = [e.name for e in entries if e.is_file() and is_candidate_name(e.name)]
+        kinds = [(entry, _entry_kind(entry, follow_symlinks, problems)) for entry in entries]
+        names = [e.name for e, kind in kinds if kind == "file" and is_candidate_name(e.name)]
         if names:
             found.append((folder, names))
         if depth >= MAX_FOLDER_DEPTH:
             return
-        for entry in entries:
-            hidden = entry.name.startswith((".", "_")) or entry.name in _SKIP_DIRS
-            if entry.is_dir() and not hidden:
-                visit(Path(entry.path), depth + 1)
+        for entry in (e for e, kind in kinds if kind == "dir"):
+            sub = Path(entry.path)
+            try:
+                sub_real = sub.resolve()
+            except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, before Python 3.13
+                problems.append(ReadProblem(sub, f"is a link that fails ({exc}), skipped"))
+                continue
+            if sub_real in within or sub_real == real:
+                reason = f"is a symbolic link to {sub_real}, a folder it is in (a loop)"
+                problems.append(ReadProblem(sub, reason))
+            elif sub_real not in seen:  # a second link to one folder: read once
+                visit(sub, sub_real, depth + 1, (*within, real))
 
-    visit(root, 0)
+    visit(root, root.resolve(), 0, ())
     return found
 
 
@@ -277,19 +343,21 @@ def _settle_dates(records: list[AdrRecord]) -> list[AdrRecord]:
     return out
 
 
-def read_folder(path: str | os.PathLike[str]) -> ReadResult:
+def read_folder(path: str | os.PathLike[str], *, follow_symlinks: bool = False) -> ReadResult:
     """Read every record in a folder of ADRs, or a folder of such folders.
 
     Records come sorted by folder, then number (unnumbered ones last), then file name.
+    Symbolic links inside the folder are followed only with ``follow_symlinks``; each one
+    left alone, and each loop, is a problem of the result (see the module's rules).
     """
     root = Path(path)
     if not root.is_dir():
         raise InvalidInput(
             "path", f"{root} is not a folder", "a folder of ADR files, or of such folders"
         )
-    scanned = _scan(root)
-    keys = _folder_keys(root, [folder for folder, _ in scanned])
     result = ReadResult([], [], [])
+    scanned = _scan(root, follow_symlinks, result.problems)
+    keys = _folder_keys(root, [folder for folder, _ in scanned])
     for folder, names in scanned:
         folder_key = keys[folder]
         index = build_index(folder_key, names)

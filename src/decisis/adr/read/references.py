@@ -20,7 +20,8 @@ a record to itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -30,6 +31,7 @@ from decisis.adr.read.markdown import (
     LINK_TEXT,
     LINK_TITLE,
     MarkdownDoc,
+    Section,
     blocks,
     mask_code,
     sentence_span,
@@ -83,7 +85,11 @@ _OBJECT = (
 _NEGATED = re.compile(
     r"\b(?:not|n't|never|nor|without)\s+(?:\w+\s+){0,2}$|\bnot\s+a\s+$", re.IGNORECASE
 )
-_COORDINATED = re.compile(r"^\W*(?:,|and|or|&|as\s+well\s+as|plus)?\W*$", re.IGNORECASE)
+# What may stand between two references of one list: "and", "or", "as well as", "plus", or
+# only punctuation (``^\W*(?:,|and|or|&|as\s+well\s+as|plus)?\W*$``, which backtracks
+# quadratically over a long run of punctuation, read as the word between two such runs).
+_NON_WORD = re.compile(r"\W*")
+_CONJUNCTION = re.compile(r"and|or|as\s+well\s+as|plus", re.IGNORECASE)
 _PARTLY = r"(?:\s+(?:in\s+part|partly|partially|fully))?"
 # "superseded on 1st June 2020 by", "Superseded (as never implemented) by"
 _WHEN = r"(?:\s+(?:on|in|as\s+of|from)\s+[\w ,]{1,30}?|\s*\([^()\n]{1,40}\))?"
@@ -106,13 +112,22 @@ _PREDECESSOR_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-_INLINE_LINK = re.compile(rf"(?<!!)\[({LINK_TEXT})\]\(\s*<?({LINK_DEST})>?{LINK_TITLE}\s*\)")
+# ``(?<!!)\[(TEXT)\]\(\s*<?(DEST)>?TITLE\s*\)`` gave back the spaces after ``(`` one at a
+# time, each time reading them all again; the spaces are taken at once here, and the one
+# match giving some back could find (an empty target, then a title) is the second branch.
+_INLINE_LINK = re.compile(
+    rf"(?<!!)\[({LINK_TEXT})\]\((?:\s*+<?({LINK_DEST})>?{LINK_TITLE}\s*\)"
+    r"|\s++\"[^\"\n]{0,200}\"\s*\))"
+)
 _IMAGE = re.compile(rf"!\[{LINK_TEXT}\]\({LINK_DEST}{LINK_TITLE}\s*\)")
 _REF_DEF = re.compile(
     r"^[ \t]{0,3}\[([^\]\n]{1,200})\]:[ \t]*<?(\S+?)>?(?:[ \t]+[\"'(].*)?[ \t]*$", re.M
 )
 _REF_USE = re.compile(rf"\[({LINK_TEXT})\](?:\[([^\]\n]{{0,200}})\])?(?![(:])")
-_AUTOLINK = re.compile(r"<((?:https?://)[^>\s]+)>")
+# ``<((?:https?://)[^>\s]+)>``, which read each ``<`` of ``<http://<http://…`` to the end:
+# the characters up to the first that closes or ends it are taken at once, closed or not
+# (every opening among them would have stopped there too), and only a closed one is a link.
+_AUTOLINK = re.compile(r"<(https?://([^>\s]*+))(>)?")
 _BARE_URL = re.compile(r"\bhttps?://[^\s<>()\[\]\"'`]+[^\s<>()\[\]\"'`.,;:!?*_]")
 _BARE_FILE = re.compile(r"(?<![\w/.\-])((?:adr[-_])?\d{1,5}-[\w.\-]*?\.(?:md|markdown))\b", re.I)
 _WRITTEN = re.compile(r"\bADR(?:[-_ ]?#?|\s#)0*(\d{1,5})\b", re.IGNORECASE)
@@ -198,13 +213,24 @@ def _spaces(m: re.Match[str]) -> str:
     return " " * len(m.group(0))
 
 
+def _targets(masked: str) -> Iterator[tuple[int, int, str]]:
+    """Each inline link, autolink, bare URL and bare file name: its span and its target."""
+    for m in _INLINE_LINK.finditer(masked):
+        yield m.start(), m.end(), m.group(2) or ""
+    for m in _AUTOLINK.finditer(masked):
+        if m.group(2) and m.group(3):
+            yield m.start(), m.end(), m.group(1)
+    for pattern, group in ((_BARE_URL, 0), (_BARE_FILE, 1)):
+        for m in pattern.finditer(masked):
+            yield m.start(), m.end(), m.group(group)
+
+
 def _link_refs(masked: str, index: FolderIndex, defs: dict[str, str]) -> Iterator[_Ref]:
     """Markdown links (inline, by reference, autolinks), bare URLs and file names."""
-    for pattern, group in ((_INLINE_LINK, 2), (_AUTOLINK, 1), (_BARE_URL, 0), (_BARE_FILE, 1)):
-        for m in pattern.finditer(masked):
-            resolved = _resolve_path(m.group(group), index)
-            if resolved is not None:
-                yield _Ref(m.start(), m.end(), m.group(group), *resolved)
+    for start, end, target in _targets(masked):
+        resolved = _resolve_path(target, index)
+        if resolved is not None:
+            yield _Ref(start, end, target, *resolved)
     for m in _REF_USE.finditer(masked) if defs else ():
         label = (m.group(2) or m.group(1)).strip().lower()
         if label in defs:
@@ -270,12 +296,52 @@ def _negated(before: str, pattern: re.Pattern[str]) -> bool:
     return m is not None and bool(_NEGATED.search(before[: m.start()]))
 
 
-def _section_name(doc: MarkdownDoc, pos: int) -> str:
-    name = ""
-    for section in doc.sections:
-        if section.start <= pos < section.end:
-            name = section.heading  # sections nest: the last one that holds pos is the innermost
-    return strip_markdown(name)
+class _SectionNames:
+    """The innermost section holding a position, as plain text, found without reading every
+    section for every reference (a record of many headings and many links was quadratic).
+
+    Sections nest (each ends where the next heading of its level or a higher one starts), so
+    the innermost holding ``pos`` is the last one starting at or before it, or one of the
+    sections that one sits in. Sections given in another order, or that overlap without
+    nesting, are looked through one by one as before.
+    """
+
+    def __init__(self, sections: Sequence[Section]) -> None:
+        self._sections = sections
+        self._starts = [s.start for s in sections]
+        self._parents = self._nesting(sections)
+        self._names: dict[int, str] = {}
+
+    @staticmethod
+    def _nesting(sections: Sequence[Section]) -> list[int] | None:
+        """The index of the section each one sits in (-1 for none), or ``None`` when the
+        sections are not in order or overlap without nesting."""
+        parents: list[int] = []
+        holding: list[int] = []  # the sections open at the current start, innermost last
+        for i, section in enumerate(sections):
+            while holding and sections[holding[-1]].end <= section.start:
+                holding.pop()
+            if i and section.start < sections[i - 1].start:
+                return None
+            if holding and sections[holding[-1]].end < section.end:
+                return None
+            parents.append(holding[-1] if holding else -1)
+            holding.append(i)
+        return parents
+
+    def at(self, pos: int) -> str:
+        if self._parents is None:
+            found = -1
+            for i, section in enumerate(self._sections):
+                if section.start <= pos < section.end:
+                    found = i  # the last one that holds pos is the innermost
+        else:
+            found = bisect_right(self._starts, pos) - 1
+            while found >= 0 and not pos < self._sections[found].end:
+                found = self._parents[found]
+        if found not in self._names:
+            self._names[found] = strip_markdown(self._sections[found].heading if found >= 0 else "")
+        return self._names[found]
 
 
 def _sentence_around(block: str, start: int, end: int) -> tuple[int, int]:
@@ -317,9 +383,26 @@ def _blocks_of(
     if extra_status_text:
         yield _Block(extra_status_text, mask_code(extra_status_text), "status", None)
     masked = _REF_DEF.sub(lambda m: " " * len(m.group(0)), mask_code(doc.text))
+    # Whether a block starts inside a status span, by bisection: a Status section of many
+    # short lines gives many spans, and testing each against every block was quadratic.
+    spans = sorted(status_spans)
+    starts = [s for s, _ in spans]
+    reach: list[int] = []  # the furthest end of the spans starting at or before each one
+    for _, end in spans:
+        reach.append(max(end, reach[-1]) if reach else end)
     for start, end in blocks(doc.text):
-        kind: LinkKind = "status" if any(s <= start < e for s, e in status_spans) else "body"
+        at = bisect_right(starts, start) - 1
+        kind: LinkKind = "status" if at >= 0 and start < reach[at] else "body"
         yield _Block(doc.text[start:end], masked[start:end], kind, start)
+
+
+def _coordinated(between: str) -> bool:
+    """Whether ``between`` is only punctuation and at most one "and", "or", "as well as" or
+    "plus": the lead and the tail that are not words are cut off, and what stays is the word."""
+    lead = _NON_WORD.match(between)
+    tail = _NON_WORD.match(between[::-1])
+    start, end = lead.end() if lead else 0, len(between) - (tail.end() if tail else 0)
+    return start >= end or _CONJUNCTION.fullmatch(between, start, end) is not None
 
 
 def _follows_in_a_list(
@@ -329,7 +412,7 @@ def _follows_in_a_list(
     comma between them, so that it shares the previous one's role."""
     if last is None or last[1] is None or last[3] != context:
         return False
-    return bool(_COORDINATED.match(strip_markdown(text[last[0] : start] + " x")[:-1]))
+    return _coordinated(strip_markdown(text[last[0] : start] + " x")[:-1])
 
 
 def extract_links(
@@ -349,6 +432,7 @@ def extract_links(
     defs = {m.group(1).strip().lower(): m.group(2) for m in _REF_DEF.finditer(mask_code(doc.text))}
     links: list[Link] = []
     seen: set[tuple[str, str, str]] = set()
+    section_names = _SectionNames(doc.sections)
     examined = 0
     for block in _blocks_of(doc, status_spans, extra_status_text):
         last: tuple[int, LinkRole | None, bool, str] | None = None  # end, role, stated, context
@@ -379,7 +463,7 @@ def extract_links(
                     target_key=ref.key,
                     target_number=ref.number,
                     kind=block.kind,
-                    section="Status" if block.start is None else _section_name(doc, block.start),
+                    section="Status" if block.start is None else section_names.at(block.start),
                     context=context,
                     verbs=find_verbs(context),
                     role=role,

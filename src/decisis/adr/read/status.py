@@ -11,11 +11,14 @@ word written wins, and an emoji decides only when no word does. Struck-through w
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 
 from decisis.adr.read.markdown import blocks, strip_markdown
 from decisis.adr.read.records import AdrStatus
+from decisis.adr.read.scan import Ahead, replace_spans
 
 __all__ = ["clean_status", "normalise_status", "status_line_spans"]
 
@@ -131,8 +134,44 @@ _STATUS_START = re.compile(
     r"|implements|related to|relates to|date)\b"
 )
 _STATUS_LINE_LIMIT = 200
-# Text its author struck through: markdown ``~~…~~`` or HTML ``<del>``, ``<s>``, ``<strike>``.
-_STRUCK = re.compile(r"~~(?!\s).+?~~|<(del|s|strike)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+# Text its author struck through: markdown ``~~…~~`` or HTML ``<del>``, ``<s>``, ``<strike>``,
+# the spans of ``~~(?!\s).+?~~|<(del|s|strike)\b[^>]*>.*?</\1\s*>`` (re.I, re.S). That
+# expression reads to the end of the text for each opening that nothing closes, quadratic
+# in a status line of ``<s>``s; here each opening asks where the next closing is, once.
+_STRUCK_OPEN = re.compile(r"~~(?!\s)(?s:.)|<(del|s|strike)\b", re.IGNORECASE)
+_TILDES = re.compile("~~")
+_TAG_END = re.compile(">")
+
+
+@functools.lru_cache(maxsize=64)
+def _closing_tag(name: str) -> re.Pattern[str]:
+    """``</name\\s*>``, in any case: as the back-reference ``\\1`` compares, but for Unicode's
+    odd pairs (the long s and s, the Kelvin sign and k), which a literal matches and a
+    back-reference does not; no team's tag is written so."""
+    return re.compile(rf"</{re.escape(name)}\s*>", re.IGNORECASE)
+
+
+def _struck_spans(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of struck-through text in ``text``, left to right, as ``re.sub`` finds them."""
+    tildes, tag_ends = Ahead(text, _TILDES), Ahead(text, _TAG_END)
+    closings: dict[str, Ahead] = {}
+    pos = 0
+    while (m := _STRUCK_OPEN.search(text, pos)) is not None:
+        end: int | None = None
+        name = m.group(1)
+        if name is None:  # ~~x…~~: the first ~~ after at least one character
+            close = tildes.at(m.start() + 3)
+            end = close + 2 if close < len(text) else None
+        elif (tag_end := tag_ends.at(m.end())) < len(text):
+            if name not in closings:
+                closings[name] = Ahead(text, _closing_tag(name))
+            found = closings[name].next(tag_end + 1)
+            end = found.end() if found is not None else None
+        if end is None:
+            pos = m.start() + 1
+        else:
+            yield m.start(), end
+            pos = end
 
 
 def clean_status(text: str) -> str:
@@ -146,7 +185,7 @@ def clean_status(text: str) -> str:
 
 def normalise_status(text: str) -> AdrStatus:
     """The status that ``text`` (one or more status lines, as written) states."""
-    text = _STRUCK.sub(" ", text)
+    text = replace_spans(text, _struck_spans(text), lambda start, end: " ")
     plain = clean_status(text)
     for pattern, status in _LATER_RECORD:
         if pattern.search(plain):

@@ -16,8 +16,12 @@ __all__ = ["TitleReplacement", "replaced_in_title"]
 # The new side, after the old one: "… with SQS", "… by DocumentDB", "… to GitHub Actions".
 _NEW_SIDE = r"(?:\s+(?:with|by|for|to|onto|into|in\s+favou?r\s+of)\s+.*)?"
 # What the replacement is for, after the new side: "Replace Kafka with SQS for order events".
+# Where a pattern has a lazy ``.*?`` between two words, the first word is taken once, atomically
+# (``^(?>.*?…)``): whether the second word follows does not depend on which first word it
+# follows, so a title of many first words and no second would only be read again after each.
 _SCOPE = re.compile(
-    r"\s(?:with|by|to|onto|into|in\s+favou?r\s+of)\s+\S.*?\s(?:for|as\s+the|as\s+our)\s+(?P<scope>\S.*)$",
+    r"^(?>.*?\s(?:with|by|to|onto|into|in\s+favou?r\s+of)\s+\S)"
+    r".*?\s(?:for|as\s+the|as\s+our)\s+(?P<scope>\S.*)$",
     re.IGNORECASE,
 )
 # Read in order; the first that matches names the old side (group ``old``).
@@ -33,8 +37,8 @@ _PATTERNS = (
     # "Migrate from Jenkins to GitHub Actions", "Move PublicAPI away from frontend-lb",
     # "Switch the build off Travis"
     re.compile(
-        r"\b(?:migrat(?:e|es|ed|ing|ion)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?"
-        r"|transition(?:s|ed|ing)?)\b.*?\b(?:away\s+from|from|off(?:\s+of)?)"
+        r"^(?>.*?\b(?:migrat(?:e|es|ed|ing|ion)|mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?"
+        r"|transition(?:s|ed|ing)?)\b).*?\b(?:away\s+from|from|off(?:\s+of)?)"
         r"\s+(?P<old>.+?)" + _NEW_SIDE + "$",
         re.IGNORECASE,
     ),
