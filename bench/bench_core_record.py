@@ -1,9 +1,10 @@
 """Added latency of recording one decision while an agent runs.
 
 Times ``Graph.record_decision(label, goal=goal_id)`` (a node, a ``leads_to`` edge
-and their two ledger events, committed to a SQLite file in WAL mode) beside a
-bare ``sqlite3`` insert-and-commit of one row into a similar WAL file, and the
-memory store for reference, in interleaved rounds of the same run.
+and their two ledger events, committed to a SQLite file in WAL mode, with the default
+``synchronous=FULL`` and with ``?synchronous=normal``) beside a bare ``sqlite3``
+insert-and-commit of one row into a similar WAL file (``NORMAL``), and the memory store
+for reference, in interleaved rounds of the same run.
 
     .venv/bin/python bench/bench_core_record.py [--quick] [--profile]
 
@@ -91,10 +92,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="decisis-bench-") as tmp:
         graph = decisis.open(f"sqlite:///{Path(tmp) / 'decisis.db'}")
+        normal = decisis.open(f"sqlite:///{Path(tmp) / 'normal.db'}?synchronous=normal")
         memory = decisis.open("memory://")
         bare_conn, bare = bare_sqlite(Path(tmp) / "bare.db")
         calls = {
-            "decisis record_decision (SQLite, WAL)": recorder(graph),
+            "decisis record_decision (SQLite, WAL, FULL)": recorder(graph),
+            "decisis record_decision (SQLite, WAL, NORMAL)": recorder(normal),
             "bare sqlite3 insert + commit (WAL)": bare,
             "decisis record_decision (memory)": recorder(memory),
         }
@@ -106,7 +109,7 @@ def main() -> None:
         )
         summary = {name: stats(times[name]) for name in names}
         cpu_summary = {name: stats(cpu[name][-len(times[name]) :]) for name in names}
-        base = summary[names[1]]
+        base = summary[names[2]]
         print(machine_line())
         print(f"{rounds} interleaved rounds x {per_round} calls of each subject\n")
         print_table(
@@ -140,10 +143,13 @@ def main() -> None:
             f"\ntarget: median <= 1 ms -> {ms(subject.median)} ms: {'met' if met else 'MISSED'};"
             f" added over a bare insert+commit: {ms(subject.median - base.median)} ms"
         )
+        full_over_normal = subject.median / summary[names[1]].median
+        print(f"synchronous=FULL / NORMAL, median: {full_over_normal:.2f}x")
         if args.profile or not met:
             profile(graph, 200 if args.quick else 1000)
         bare_conn.close()
         memory.close()
+        normal.close()
         graph.close()
 
 

@@ -7,12 +7,16 @@ later turn, or a later run, sees where the work stands. Each run is recorded.
     OPENAI_API_KEY=... .venv/bin/python examples/agent_loop.py "Plan the login feature"
     .venv/bin/python examples/agent_loop.py --base-url http://127.0.0.1:8000/v1 --model NAME "..."
 
+A local OpenAI-compatible server (``--base-url``) needs no key: ``OPENAI_API_KEY`` is used
+when set, else a placeholder the server ignores.
+
 Needs ``decisis[llm]`` (the openai client).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from openai import OpenAI
@@ -60,7 +64,11 @@ def main() -> None:
     strategy = "every_iteration" if args.every_turn else "first_only"
     memory = AgentMemory.open({"store": args.store, "inject_strategy": strategy})
     try:
-        client = OpenAI(base_url=args.base_url) if args.base_url else OpenAI()
+        if args.base_url:  # a local server takes any key; the client insists on one
+            key = os.environ.get("OPENAI_API_KEY") or "local-server-needs-no-key"
+            client = OpenAI(base_url=args.base_url, api_key=key)
+        else:
+            client = OpenAI()
         print(run_agent(client, memory, args.task, model=args.model))
     finally:
         memory.close()

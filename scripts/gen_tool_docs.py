@@ -23,13 +23,19 @@ def render() -> str:
         " do not edit by hand. -->",
         "",
         "The same tools are served by `decisis mcp` and handed to OpenAI and Anthropic models",
-        "by `decisis.agent.openai_tools()` / `anthropic_tools()`. A bad call comes back as a",
-        "tool error that says what was wrong and what is allowed.",
+        "by `decisis.agent.openai_tools()` (Chat Completions), `responses_tools()` (Responses)",
+        "and `anthropic_tools()` (Messages). `dispatch(toolbox, call)` runs one call of any",
+        "of them; `dispatch_all(toolbox, calls)` runs one turn's calls in order and returns",
+        "what to append: a tool message or `function_call_output` item per call, and",
+        "Anthropic's results as the one user message that API wants per turn. A bad call",
+        "comes back as a tool error that says what was wrong and what is allowed.",
         "",
     ]
     for spec in TOOLS:
         schema = json.dumps(spec.schema, indent=2, sort_keys=True)
         lines += [f"## `{spec.name}`", "", spec.description.strip(), ""]
+        if spec.when:
+            lines += [f"When: {spec.when}.", ""]
         lines += ["```json", schema, "```", ""]
     return "\n".join(lines)
 

@@ -9,7 +9,9 @@
 A ``Batch`` is a ``Graph`` whose writes wait: each verb still checks its input and
 the store's rules when called (against the stored records it touches with the
 batch's own drafts applied, by the reference fold), and the drafts go to the store
-together when the block ends.
+together when the block ends. A batch holds at most ``MAX_BATCH_CHANGES`` changes
+(``decisis.model.validation``): the call that would pass it is refused, and the
+changes before it stay in the batch.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from decisis.errors import AmbiguousId, Conflict, NotFound
 from decisis.graph import Graph
 from decisis.model import Edge, Event, EventDraft, EventKind, Node
 from decisis.model.events import check_payload
-from decisis.model.validation import check_enum
+from decisis.model.validation import check_change_count, check_enum
 from decisis.stores.fold import GraphState, apply
 from decisis.stores.prefixes import common_prefix, sorted_neighbours
 
@@ -51,7 +53,7 @@ class Batch(Graph):
     """
 
     def __init__(self, graph: Graph) -> None:
-        super().__init__(graph.store, graph.name, agent=graph.agent)
+        super().__init__(graph.store, graph.name, agent=graph.agent, writes=graph.writes)
         self.written: list[Event] = []  # the stored events, once the batch has landed
         self._drafts: list[EventDraft] = []
         self._loaded: dict[str, Node | Edge] = {}  # records read from the store, as stored
@@ -96,6 +98,7 @@ class Batch(Graph):
         if not self._marks:
             state = "has ended" if self._ended else "is not open: use it in a with block"
             raise Conflict(f"this batch {state}")
+        check_change_count(len(self._drafts) + len(changes))  # before: a refusal keeps all
         try:
             for change in changes:
                 self._apply(change)

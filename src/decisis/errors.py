@@ -104,13 +104,29 @@ class HeadMoved(Conflict):
     """An append made on what the graph held at ``expected`` found other events after it
     (``found``): nothing was written. Read again, and write again."""
 
-    def __init__(self, graph: str, expected: int, found: int):
+    def __init__(
+        self,
+        graph: str,
+        expected: int,
+        found: int,
+        *,
+        tries: int | None = None,
+        seconds: float | None = None,
+    ):
+        self.graph = graph
         self.expected = expected
         self.found = found
-        super().__init__(
+        self.tries = tries
+        message = (
             f"graph {graph!r} moved on while the change was prepared: its last event is"
             f" {found}, not {expected}; nothing was written"
         )
+        if tries is not None:
+            message += (
+                f" (other writers kept moving it through {tries} tries"
+                f" over {seconds or 0.0:.1f} s: try again)"
+            )
+        super().__init__(message)
 
 
 class IntegrityError(DecisisError):

@@ -2,7 +2,14 @@
 
 A JSON export carries every event with its checksums; import checks that chain
 before it appends anything, then replays the events into the target graph in
-one transaction, so a malformed or tampered file changes nothing.
+one transaction, so a malformed or tampered file changes nothing. A file nested
+deeper than Python's JSON reader goes, or an event payload nested deeper than
+records can be (``MAX_PAYLOAD_DEPTH``), is refused as malformed before anything
+else reads it, so no check deeper in runs out of stack.
+
+The import is one append whatever its size: ``MAX_BATCH_CHANGES`` bounds the
+batches the ``Graph`` verbs make, not an import, which lands a whole graph (``decisis
+copy``) or nothing.
 """
 
 from __future__ import annotations
@@ -13,16 +20,20 @@ from typing import TYPE_CHECKING, Any
 from decisis.errors import IntegrityError, InvalidInput, MalformedImport
 from decisis.ledger import check_chain
 from decisis.model import Event, EventDraft, EventKind, format_time, parse_time, utc_now
-from decisis.model.validation import check_enum
+from decisis.model.validation import MAX_METADATA_DEPTH, check_enum, check_storable, loads_json
 
 if TYPE_CHECKING:
     from decisis.graph import Graph
 
-__all__ = ["EXPORT_FORMAT", "FORMATS", "export_graph", "import_graph"]
+__all__ = ["EXPORT_FORMAT", "FORMATS", "MAX_PAYLOAD_DEPTH", "export_graph", "import_graph"]
 
 EXPORT_FORMAT = "decisis-export"
 EXPORT_VERSION = 1
 FORMATS = ("json", "dot", "mermaid")
+# Levels of objects and arrays in one event's payload: metadata (at most
+# ``MAX_METADATA_DEPTH``) sits two levels in (``{"node": {"metadata": …}}``,
+# ``{"changes": {"metadata": …}}``); two more to spare.
+MAX_PAYLOAD_DEPTH = MAX_METADATA_DEPTH + 4
 _EVENT_FIELDS = {
     "seq": int,
     "kind": str,
@@ -107,12 +118,13 @@ def _no_constant(name: str) -> Any:
 
 
 def _parse_document(text: str) -> dict[str, Any]:
+    allowed = f"a {EXPORT_FORMAT} JSON file from 'decisis export'"
     try:
-        document = json.loads(text, parse_constant=_no_constant)
+        document = loads_json(
+            text, "file", allowed, error=MalformedImport, parse_constant=_no_constant
+        )
     except (json.JSONDecodeError, TypeError) as exc:
-        raise MalformedImport(
-            "file", f"is not JSON ({exc})", f"a {EXPORT_FORMAT} JSON file from 'decisis export'"
-        ) from None
+        raise MalformedImport("file", f"is not JSON ({exc})", allowed) from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise MalformedImport(
             "format",
@@ -142,16 +154,44 @@ def _parse_event(source_graph: str, index: int, raw: object) -> Event:
             raise MalformedImport(
                 f"{where}.{name}", f"missing or not {kind.__name__}", sorted(_EVENT_FIELDS)
             )
+    if _deeper_than(raw["payload"], MAX_PAYLOAD_DEPTH):
+        raise MalformedImport(
+            f"{where}.payload",
+            f"is nested more than {MAX_PAYLOAD_DEPTH} levels deep",
+            f"at most {MAX_PAYLOAD_DEPTH} levels; metadata at most {MAX_METADATA_DEPTH}",
+        )
+    event_kind = check_enum(EventKind, raw["kind"], f"{where}.kind")
+    reason = raw["payload"].get("reason")
+    if event_kind is EventKind.TOMBSTONED and isinstance(reason, str):
+        check_storable(reason, f"{where}.payload.reason")  # as Graph.tombstone refuses it
     return Event(
         graph=source_graph,
         seq=raw["seq"],
-        kind=check_enum(EventKind, raw["kind"], f"{where}.kind"),
+        kind=event_kind,
         entity=raw["entity"],
         payload=raw["payload"],
         at=parse_time(raw["at"], f"{where}.at"),
         prev_checksum=raw["prev_checksum"],
         checksum=raw["checksum"],
     )
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether ``value`` nests objects or arrays more than ``limit`` levels deep; walked
+    with a list, not recursion, so any depth the reader took is measured."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if level > limit:
+            return True
+        stack.extend((child, level + 1) for child in children)
+    return False
 
 
 def import_graph(graph: Graph, text: str) -> int:

@@ -87,6 +87,7 @@ def verify_dict(report: VerifyReport) -> dict[str, Any]:
         "events": report.events,
         "first_bad_seq": report.first_bad_seq,
         "problems": [str(problem) for problem in report.problems],
+        "checked": list(report.checked),
     }
 
 

@@ -7,13 +7,14 @@ ones. Every query runs in the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self
 
-from decisis.errors import Conflict, HeadMoved, InvalidInput
+from decisis.contention import DEFAULT_WRITES, WritePolicy, written_once
+from decisis.errors import Conflict, InvalidInput
 from decisis.model import (
     CAUSAL_EDGE_TYPES,
     EDGE_MUTABLE_FIELDS,
@@ -33,7 +34,14 @@ from decisis.model import (
 )
 from decisis.model import events as drafts
 from decisis.model.ids import is_id
-from decisis.model.validation import check_confidence, check_enum
+from decisis.model.validation import (
+    MAX_OPTIONS,
+    check_change_count,
+    check_confidence,
+    check_enum,
+    check_graph_name,
+    check_reason,
+)
 from decisis.search.precedents import Precedent
 from decisis.search.precedents import precedents as find_precedents
 from decisis.stores import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, Store, open_store
@@ -43,7 +51,7 @@ if TYPE_CHECKING:
     from decisis.batch import Batch
     from decisis.stores.replay import VerifyReport
 
-__all__ = ["GoalTree", "Graph", "Standing", "open", "written_once"]
+__all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "open", "written_once"]
 
 DEFAULT_GRAPH = "default"
 # ``current`` follows a rule-proposed supersession whose confidences add up to this: more
@@ -80,9 +88,7 @@ class GoalTree:
 
 
 def _check_name(name: str) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > 100:
-        raise InvalidInput("graph", f"{name!r} is not a graph name", "1 to 100 characters")
-    return name.strip()
+    return check_graph_name(name)
 
 
 class Graph:
@@ -96,11 +102,13 @@ class Graph:
         agent: str | None = None,
         as_of: datetime | None = None,
         owns_store: bool = False,
+        writes: WritePolicy = DEFAULT_WRITES,
     ) -> None:
         self.store = store
         self.name = _check_name(name)
         self.agent = agent
         self.as_of = as_of
+        self.writes = writes  # how read-modify-writes land beside other writers
         self._owns_store = owns_store
 
     # -- lifecycle -------------------------------------------------------------
@@ -144,6 +152,7 @@ class Graph:
     # -- writes -------------------------------------------------------------------
     def _append(self, *changes: EventDraft) -> list[Event]:
         self._check_writable()
+        check_change_count(len(changes))
         return self.store.append(self.name, list(changes))
 
     def _check_writable(self) -> None:
@@ -249,19 +258,31 @@ class Graph:
         """Record a decision, optionally under a goal, with the options weighed.
 
         Each label in ``chosen``/``rejected`` becomes an option node joined by a
-        ``chosen``/``rejected`` edge; everything lands in one transaction.
+        ``chosen``/``rejected`` edge; everything lands in one transaction. At most
+        ``MAX_OPTIONS`` options in all (each is two events of that one transaction).
         """
+        options = {
+            EdgeType.CHOSEN: _option_labels(chosen, EdgeType.CHOSEN.value),
+            EdgeType.REJECTED: _option_labels(rejected, EdgeType.REJECTED.value),
+        }
+        count = sum(map(len, options.values()))
+        if count > MAX_OPTIONS:
+            raise InvalidInput(
+                "options",
+                f"a decision with {count} options (chosen and rejected together)",
+                f"at most {MAX_OPTIONS} options a decision",
+            )
         at = utc_now()
         decision = self._new_node(NodeType.DECISION, label, at, **fields)
         changes = [drafts.node_added(decision, at)]
         if goal is not None:
             link = self._new_edge(self._endpoint(goal), decision.id, EdgeType.LEADS_TO, at)
             changes.append(drafts.edge_added(link, at))
-        for labels, edge_type, status in (
-            (chosen, EdgeType.CHOSEN, NodeStatus.ACTIVE),
-            (rejected, EdgeType.REJECTED, NodeStatus.REJECTED),
+        for edge_type, status in (
+            (EdgeType.CHOSEN, NodeStatus.ACTIVE),
+            (EdgeType.REJECTED, NodeStatus.REJECTED),
         ):
-            for option_label in _option_labels(labels, edge_type.value):
+            for option_label in options[edge_type]:
                 option = self._new_node(NodeType.OPTION, option_label, at, status=status)
                 edge = self._new_edge(decision.id, option.id, edge_type, at)
                 changes += [drafts.node_added(option, at), drafts.edge_added(edge, at)]
@@ -386,7 +407,9 @@ class Graph:
         return self.update_edge(edge.id, **changes)
 
     def tombstone(self, ref: str, reason: str) -> None:
-        """Invalidate a node or edge: it stays in the ledger, leaves every query."""
+        """Invalidate a node or edge: it stays in the ledger, leaves every query. The
+        reason is required, at most ``MAX_REASON_LENGTH`` characters."""
+        text = check_reason(reason)
         record_id = self.resolve(ref)
         try:
             self._node(record_id)
@@ -394,9 +417,7 @@ class Graph:
         except LookupError:
             self._edge(record_id)
             target = "edge"
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidInput("reason", "a tombstone needs a reason", "a short text")
-        self._append(drafts.tombstoned(record_id, target, reason.strip(), utc_now()))
+        self._append(drafts.tombstoned(record_id, target, text, utc_now()))
 
     # -- records --------------------------------------------------------------------
     def get(self, ref: str) -> Node:
@@ -617,11 +638,13 @@ class Graph:
             self.store, self.name, text, k=k, types=types, records=records, as_of=self.as_of
         )
 
-    def verify(self) -> VerifyReport:
-        """Re-read the ledger from storage, check the chain, replay it against the tables."""
+    def verify(self, *, quick: bool = False) -> VerifyReport:
+        """Re-read the ledger from storage, check the chain and the tombstone marks, replay
+        it against the tables, and check the backend's storage (the database file, the
+        full-text index; ``quick`` for the cheaper file check)."""
         from decisis.stores.replay import verify
 
-        return verify(self.store, self.name)
+        return verify(self.store, self.name, quick=quick)
 
     def at(self, when: datetime | str) -> Graph:
         """A read-only view of the graph as it stood at ``when``: the ledger replayed up to
@@ -661,24 +684,6 @@ def _check_depth(depth: int) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 10_000:
         raise InvalidInput("max_depth", f"{depth!r} is out of range", "1 to 10000")
     return depth
-
-
-T = TypeVar("T")
-WRITE_TRIES = 5  # reads of a graph a read-modify-write makes while other writers move it
-
-
-def written_once(work: Callable[[], T], tries: int = WRITE_TRIES) -> T:
-    """Run ``work`` (it reads the graph, then appends with ``after_seq`` set to the head it
-    read) again while another writer moves the head in between (``HeadMoved``), so its
-    change is worked out from what the graph holds when it lands: an ingest or a correction
-    in two processes at once adds a record once, moves a rule's trust twice."""
-    for attempt in range(1, tries + 1):
-        try:
-            return work()
-        except HeadMoved:
-            if attempt == tries:
-                raise
-    raise InvalidInput("tries", f"{tries!r} is fewer than one", ">= 1")
 
 
 def open(url: str = "memory://", graph: str = DEFAULT_GRAPH, *, agent: str | None = None) -> Graph:

@@ -1,4 +1,5 @@
-"""Tool formats for the OpenAI and Anthropic APIs, and one dispatcher for calls from either."""
+"""Tool formats for the OpenAI (Chat Completions, Responses) and Anthropic APIs, and one
+dispatcher for calls from any of them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import pytest
 from anthropic.types import ToolUseBlock
 from openai.types.chat import ChatCompletionMessageFunctionToolCall
 
-from decisis.agent import TOOLS, Toolbox, anthropic_tools, dispatch, dispatch_all, openai_tools
+from decisis.agent import (
+    TOOLS,
+    Toolbox,
+    anthropic_tools,
+    dispatch,
+    dispatch_all,
+    openai_tools,
+    responses_tools,
+)
 
 
 def test_formats_carry_the_same_names_descriptions_and_schemas() -> None:
@@ -68,3 +77,31 @@ def test_something_that_is_not_a_tool_call_is_refused(box: Toolbox) -> None:
         dispatch(box, {"role": "assistant"})
     with pytest.raises(TypeError, match="not a tool call"):
         dispatch(box, 42)
+
+
+def test_the_responses_form_is_what_the_sdk_takes(box: Toolbox) -> None:
+    from openai.types.responses import FunctionToolParam, ResponseFunctionToolCall
+    from pydantic import TypeAdapter
+
+    checker = TypeAdapter(FunctionToolParam)
+    for spec, tool in zip(TOOLS, responses_tools(), strict=True):
+        assert checker.validate_python(tool) == tool
+        assert (tool["name"], tool["parameters"]) == (spec.name, spec.schema)
+    call = ResponseFunctionToolCall.model_validate(
+        {"type": "function_call", "id": "fc_1", "call_id": "call_9", "name": "add_goal",
+         "arguments": '{"label": "Ship"}'}
+    )  # fmt: skip
+    item = dispatch(box, call)
+    assert item["type"] == "function_call_output" and item["call_id"] == "call_9"
+    assert json.loads(item["output"])["goal"]["label"] == "Ship"
+
+
+def test_one_turn_of_responses_calls_is_one_item_each_in_order(box: Toolbox) -> None:
+    calls = [
+        {"type": "function_call", "call_id": f"c{n}", "name": "add_goal",
+         "arguments": json.dumps({"label": f"G{n}"})}
+        for n in range(3)
+    ]  # fmt: skip
+    items = dispatch_all(box, calls)
+    assert [i["call_id"] for i in items] == ["c0", "c1", "c2"]
+    assert all(i["type"] == "function_call_output" for i in items)

@@ -97,3 +97,20 @@ def test_the_loop_records_decisions_and_shows_them_next_turn(tmp_path: Path) -> 
     assert [r.metadata["provenance"]["outcome"] for r in runs] == ["succeeded", "succeeded"]
     assert len(runs[0].metadata["provenance"]["spans"]) == 4
     memory.close()
+
+
+def test_the_example_runs_against_a_local_server_without_a_key(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    store = f"sqlite:///{tmp_path / 'example.db'}"
+    with serve(script) as server:
+        done = subprocess.run(
+            [sys.executable, str(EXAMPLE), "--store", store, "--base-url", server.openai_url,
+             "--model", "m", "first run: plan search"],
+            check=False, env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "done"

@@ -111,3 +111,18 @@ def test_a_store_that_fails_to_open_leaves_the_agent_running(
 def test_an_unknown_scheme_also_disables_rather_than_raises() -> None:
     memory = AgentMemory.open({"store": "nosuch://x"})
     assert not memory.enabled and "nosuch" in (memory.tools.disabled_reason or "")
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"), [({}, "store"), ({"store": "memory://", "colour": "red"}, "colour")]
+)
+def test_a_config_it_cannot_use_warns_and_disables(
+    raw: dict[str, object], says: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="decisis.agent"):
+        memory = AgentMemory.open(raw)
+    assert not memory.enabled and says in caplog.text
+    result = memory.tools.call("add_goal", {"label": "x"})
+    assert result.data["error"]["type"] == "ToolsDisabled" and says in result.text
+    with pytest.raises(InvalidInput):  # checking a config still says what is wrong
+        validate_config(raw)

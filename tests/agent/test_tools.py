@@ -135,6 +135,26 @@ def test_find_precedents_finds_by_meaning(box: Toolbox) -> None:
     assert "situation" in error(box.call("find_precedents", {"situation": ""}))["message"]
 
 
+def test_current_decision_answers_from_recorded_decisions_too(box: Toolbox) -> None:
+    jwt = ok(box.call("record_decision", {"label": "Use JWT tokens for login"}))["decision"]["id"]
+    swap = {"old_id": jwt, "new_label": "Use server sessions for login", "rationale": "revocable"}
+    sessions = ok(box.call("supersede_decision", swap))["standing"]["id"]
+    answer = ok(box.call("current_decision", {"question": "Do we still use JWT tokens?"}))
+    assert (answer["kind"], answer["answer"]) == ("decision", sessions)
+    assert answer["chain"] == [jwt, sessions] and "replacing Use JWT tokens" in answer["text"]
+    nothing = ok(box.call("current_decision", {"question": "What is the dress code?"}))
+    assert (nothing["answer"], nothing["kind"], nothing["decisions"]) == (None, None, [])
+
+
+def test_current_decision_says_which_kind_of_record_stands(adr_box: Toolbox) -> None:
+    ok(adr_box.call("record_decision", {"label": "Run the nightly builds on a Jenkins agent"}))
+    answer = ok(adr_box.call("current_decision", {"question": "Do we build on a Jenkins server?"}))
+    assert (answer["kind"], answer["answer"]) == ("adr-record", "team:002")
+    assert [d["label"] for d in answer["decisions"]] == [
+        "Run the nightly builds on a Jenkins agent"
+    ]
+
+
 def test_current_decision_and_correction_use_the_adr_answers(adr_box: Toolbox) -> None:
     answer = ok(adr_box.call("current_decision", {"question": "Do we build on a Jenkins server?"}))
     assert answer["answer"] == "team:002" and answer["chain"] == ["team:001", "team:002"]

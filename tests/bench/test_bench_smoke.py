@@ -23,6 +23,9 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("bench_core_startup.py", ["--quick", "--runs", "1"], "| command"),
         ("bench_web.py", ["--quick"], "| POST /api/ask"),
         ("bench_rules.py", ["--records", "300"], "| title-replaces"),
+        ("reader_linear.py", ["--quick"], "| line"),
+        ("writers_corrections.py", ["--quick"], "| store"),
+        ("soak.py", ["--seconds", "3"], "| writer"),
     ],
 )
 def test_quick_mode_completes(script: str, args: list[str], header: str) -> None:

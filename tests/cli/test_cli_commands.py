@@ -195,7 +195,11 @@ def test_demo_runs_twice_on_its_own_file(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    first = runner.invoke(app, ["demo"], env=ENV)
+    passing = runner.invoke(app, ["demo"], env=ENV)
+    assert passing.exit_code == 0, passing.output
+    assert list(tmp_path.iterdir()) == []  # nothing left behind unless asked
+    assert "Nothing was kept" in passing.stdout and "ok: ledger intact" in passing.stdout
+    first = runner.invoke(app, ["demo", "--keep", "."], env=ENV)
     assert first.exit_code == 0, first.output
     assert (tmp_path / "decisis-demo.db").is_file()
     for expected in ("Authenticate users", "(stands)", "ok: ledger intact", "graph 'demo'"):
@@ -206,7 +210,7 @@ def test_demo_runs_twice_on_its_own_file(
     )
     for expected in ("6 added", "chain: payments:0001 -> payments:0004", "No decision on record"):
         assert expected in first.stdout
-    second = runner.invoke(app, ["--json", "demo"], env=ENV)
+    second = runner.invoke(app, ["--json", "demo", "--keep", "."], env=ENV)
     assert second.exit_code == 0, second.output
     data: dict[str, Any] = json.loads(second.stdout)
     assert data["graph"] == "demo-2" and data["verify"]["ok"] is True
@@ -456,3 +460,26 @@ def test_precedents_finds_decisions_by_meaning(cli: Cli, tmp_path: Path) -> None
     table = cli("precedents", "where do we keep login state?")
     assert table.exit_code == 0 and "found by" in table.stdout
     assert cli("precedents", "x", "--type", "decisoin").exit_code == 2
+
+
+def test_list_filters_nodes_and_shows_superseded_ones(cli: Cli, story: dict[str, str]) -> None:
+    superseded = cli.json("list", "--type", "decision", "--status", "superseded")
+    assert [n["id"] for n in superseded] == [story["first"]]
+    goals = cli.json("list", "--type", "goal")
+    assert [n["id"] for n in goals] == [story["goal"]]
+    newest, oldest = cli.json("list", "--limit", "1"), cli.json("list", "--oldest-first")
+    assert newest[0]["id"] == cli.json("list")[0]["id"] != oldest[0]["id"]
+    assert cli.json("list", "--since", "2999-01-01") == []
+    assert cli.json("list", "--agent", "nobody") == []
+    cli("tombstone", story["first"], "--reason", "recorded twice")
+    assert story["first"] not in {n["id"] for n in cli.json("list")}
+    assert story["first"] in {n["id"] for n in cli.json("list", "--tombstoned")}
+    bad = cli("list", "--status", "nope")
+    assert bad.exit_code == 2 and "allowed" in bad.output
+    table = cli("list", "--type", "decision")
+    assert table.exit_code == 0 and "Use server sessions" in table.stdout
+
+
+def test_help_shows_flags_as_flags_and_says_json_works(cli: Cli) -> None:
+    shown = cli("judge", "--help").stdout
+    assert "<bool>" not in shown and "--json" in shown

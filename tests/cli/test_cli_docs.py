@@ -11,10 +11,11 @@ from decisis.cli.docs import command_tree, render_markdown
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "cli.md"
 EXPECTED_COMMANDS = {
-    "init", "add", "link", "update", "supersede", "tombstone", "show", "current", "why",
-    "impact", "ancestors", "descendants", "path", "goals", "recent", "search", "at",
+    "init", "add", "link", "update", "supersede", "judge", "tombstone", "show", "current", "why",
+    "impact", "ancestors", "descendants", "path", "goals", "recent", "list", "search",
+    "precedents", "at",
     "verify", "log", "graphs", "export", "import", "demo",
-    "ingest", "ask", "correct", "learned", "eval", "copy", "think", "mcp",
+    "ingest", "ask", "correct", "learned", "adr", "eval", "copy", "think", "mcp",
 }  # fmt: skip
 
 

@@ -4,8 +4,6 @@ and ``verify`` passes where it failed on the old rows (SQLite, DuckDB, PostgreSQ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,59 +11,11 @@ import pytest
 
 from decisis.graph import Graph
 from decisis.model import NodeStatus
-from decisis.stores import Store, open_store
 from decisis.stores.retire import RETIRED_KEY
-from tests.stores.postgres.server import admin, drop_schema, new_schema, schema_url
-
-Opener = Callable[[], Store]
-Raw = Callable[[str, tuple[Any, ...]], None]
+from tests.stores.raw_stores import RAW_BACKENDS
 
 
-@contextmanager
-def _sqlite(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
-    import sqlite3
-
-    path = tmp_path / "old.db"
-
-    def raw(sql: str, params: tuple[Any, ...]) -> None:
-        with sqlite3.connect(path) as conn:
-            conn.execute(sql.replace("%s", "?"), params)
-
-    yield (lambda: open_store(f"sqlite:///{path}")), raw, 6
-
-
-@contextmanager
-def _duckdb(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
-    import duckdb
-
-    path = tmp_path / "old.duckdb"
-
-    def raw(sql: str, params: tuple[Any, ...]) -> None:
-        conn = duckdb.connect(str(path))
-        try:
-            conn.execute(sql.replace("%s", "?"), params)
-        finally:
-            conn.close()
-
-    yield (lambda: open_store(f"duckdb:///{path}")), raw, 4
-
-
-@contextmanager
-def _postgres(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
-    schema = new_schema()
-    url = schema_url(schema)
-
-    def raw(sql: str, params: tuple[Any, ...]) -> None:
-        with admin(url) as conn:
-            conn.execute(sql, params)
-
-    try:
-        yield (lambda: open_store(url)), raw, 6
-    finally:
-        drop_schema(schema)
-
-
-@pytest.mark.parametrize("backend", [_sqlite, _duckdb, _postgres], ids=["sqlite", "duckdb", "pg"])
+@pytest.mark.parametrize("backend", RAW_BACKENDS.values(), ids=RAW_BACKENDS.keys())
 def test_an_old_store_opens_refolded(backend: Any, tmp_path: Path) -> None:
     with backend(tmp_path) as (opener, raw, version):
         store = opener()
@@ -94,7 +44,7 @@ def test_an_old_store_opens_refolded(backend: Any, tmp_path: Path) -> None:
 
 
 def test_a_row_changed_beyond_retirement_is_left_for_verify(tmp_path: Path) -> None:
-    with _sqlite(tmp_path) as (opener, raw, version):
+    with RAW_BACKENDS["sqlite"](tmp_path) as (opener, raw, version):
         store = opener()
         graph = Graph(store, "g")
         node = graph.add_goal("kept")

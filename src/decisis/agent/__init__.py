@@ -2,15 +2,21 @@
 
     memory = AgentMemory.open({"store": "sqlite:///decisions.db"})
     system = memory.system_prompt("You are a careful engineer.")
-    tools = openai_tools()                      # or anthropic_tools()
-    reply = dispatch(memory.tools, tool_call)   # the message that carries the result back
+    tools = openai_tools()       # or responses_tools(), anthropic_tools()
+    replies = dispatch_all(memory.tools, tool_calls)  # what carries the results back
 
 Needs pydantic (the tool schemas are generated from its models).
 """
 
 from __future__ import annotations
 
-from decisis.agent.adapters import anthropic_tools, dispatch, dispatch_all, openai_tools
+from decisis.agent.adapters import (
+    anthropic_tools,
+    dispatch,
+    dispatch_all,
+    openai_tools,
+    responses_tools,
+)
 from decisis.agent.config import AgentConfig, AgentMemory, validate_config
 from decisis.agent.context import build_context
 from decisis.agent.recorder import Recorder, Run
@@ -30,6 +36,7 @@ __all__ = [
     "dispatch",
     "dispatch_all",
     "openai_tools",
+    "responses_tools",
     "tool_names",
     "validate_config",
 ]

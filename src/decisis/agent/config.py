@@ -1,8 +1,9 @@
 """Plugin config and the agent-side memory it opens.
 
 ``validate_config`` fills the defaults and refuses what it cannot use, naming the
-key and what is allowed. ``AgentMemory.open`` never stops an agent: a store that is
-missing or fails to open gives tools that answer "disabled" and one logged warning.
+key and what is allowed. ``AgentMemory.open`` never stops an agent: a config it cannot
+use (no store, a bad key) or a store that fails to open gives tools that answer
+"disabled" and one logged warning saying why.
 """
 
 from __future__ import annotations
@@ -95,8 +96,16 @@ class AgentMemory:
 
     @classmethod
     def open(cls, config: AgentConfig | Mapping[str, Any]) -> AgentMemory:
-        """Open the configured store; on failure, warn and return memory with tools disabled."""
-        checked = config if isinstance(config, AgentConfig) else validate_config(config)
+        """Open the configured store; on failure (a config it cannot use, a store that does
+        not open), warn and return memory with tools disabled."""
+        if isinstance(config, AgentConfig):
+            checked = config
+        else:
+            try:
+                checked = validate_config(config)
+            except InvalidInput as exc:
+                log.warning("decisis memory is disabled: the config is not usable (%s)", exc)
+                return cls(AgentConfig(store=""), None, f"the config is not usable ({exc})")
         try:
             if isinstance(checked.store, str):
                 from decisis.graph import open as open_graph

@@ -1,8 +1,10 @@
-"""The decision context for a system prompt: active goals as small trees, then recent decisions.
+"""The decision context for a system prompt: active goals as small trees, the recent
+decisions agents and people recorded, then one line on the team's ingested ADR records.
 
 It is bounded in tokens, and when it must leave something out it says how much
 ("+12 older decisions not shown"), so an absence never reads as "nothing there".
-``None`` when the graph holds nothing worth saying. Example::
+The ADR records are not listed (a team has hundreds): the line says how many there are
+and how to ask them. ``None`` when the graph holds nothing worth saying. Example::
 
     ## Decision memory
     ### Active goals
@@ -10,6 +12,8 @@ It is bounded in tokens, and when it must leave something out it says how much
       - `0193a1c4` Use JWT tokens (active)
     ### Recent decisions
     - `0193a1c4` Use JWT tokens (active)
+    ### Decision records
+    - 132 records ingested from ADR files, 104 standing: ask `current_decision`
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from decisis.adr import count_tokens
-from decisis.agent.handlers import RUN_KIND, agent_decisions, short_ids
+from decisis.agent.handlers import RUN_KIND, agent_decisions, ingested_records, short_ids
 from decisis.graph import GoalTree, Graph
-from decisis.model import EdgeType, Node
+from decisis.model import EdgeType, Node, NodeStatus
 
 __all__ = ["DEFAULT_MAX_TOKENS", "RUN_KIND", "build_context"]
 
@@ -68,7 +72,8 @@ def build_context(
     """Markdown for a system prompt, or ``None`` when there are no goals or decisions."""
     trees = graph.goal_trees()
     recent, total = agent_decisions(graph, decision_limit)
-    if not trees and not recent:
+    records = ingested_records(graph)
+    if not trees and not recent and not records:
         return None
     ids = (
         [t.goal.id for t in trees]
@@ -76,7 +81,10 @@ def build_context(
         + [n.id for n in recent]
     )
     short = short_ids(graph, ids)
-    headers = "## Decision memory\n### Active goals\n### Recent decisions\n"
+    headers = (
+        "## Decision memory\n### Active goals\n### Recent decisions\n### Decision records\n"
+        "- 10000 records ingested from ADR files, 10000 standing: ask `current_decision`\n"
+    )
     budget = _Budget(max_tokens - count_tokens(headers) - _NOTE_RESERVE)
     lines = ["## Decision memory"]
     if trees:
@@ -101,4 +109,11 @@ def build_context(
             shown += 1
         if shown < total:
             lines.append(f"+{total - shown} older decisions not shown")
+    if records:
+        standing = sum(1 for n in records if n.status is NodeStatus.ACTIVE)
+        lines += [
+            "### Decision records",
+            f"- {len(records)} records ingested from ADR files, {standing} standing: "
+            "ask `current_decision`",
+        ]
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from decisis.agent.schemas import (
 from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
-from decisis.search.precedents import is_correction_question
+from decisis.search.precedents import is_correction_question, is_ingested_record
 
 _ROOM = 16  # extra hits asked of full text, for the correction questions left out
 
@@ -37,6 +37,7 @@ __all__ = [
     "current_decision",
     "find_decisions",
     "find_precedents",
+    "ingested_records",
     "node_dicts",
     "query_decisions",
     "record_decision",
@@ -60,12 +61,20 @@ def short_ids(graph: Graph, ids: Sequence[str]) -> dict[str, str]:
 
 
 def agent_decisions(graph: Graph, limit: int) -> tuple[list[Node], int]:
-    """The newest ``limit`` decisions, run records left out, and how many there are."""
+    """The newest ``limit`` decisions recorded (by agents and people), and how many there
+    are: run records and records ingested from ADR files left out (``ingested_records``)."""
     wanted = [
-        n for n in graph.nodes(types=[NodeType.DECISION]) if n.metadata.get("kind") != RUN_KIND
+        n
+        for n in graph.nodes(types=[NodeType.DECISION])
+        if n.metadata.get("kind") != RUN_KIND and not is_ingested_record(n)
     ]
     wanted.reverse()
     return wanted[:limit], len(wanted)
+
+
+def ingested_records(graph: Graph) -> list[Node]:
+    """The decisions read from ADR files by ``ingest``, oldest first."""
+    return [n for n in graph.nodes(types=[NodeType.DECISION]) if is_ingested_record(n)]
 
 
 def node_dicts(graph: Graph, nodes: Sequence[Node]) -> list[dict[str, Any]]:
@@ -159,16 +168,55 @@ def supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]:
 
 
 def current_decision(graph: Graph, args: CurrentDecision) -> dict[str, Any]:
-    """The record that stands on a question (ADR answering), or an abstention."""
+    """What stands on a question: the team's ADR record (ADR answering) and the decisions
+    agents and people recorded that share the question's words, each followed to what
+    replaced it. ``kind`` says which kind of record ``answer`` is: ``adr-record``, or
+    ``decision`` when no record answers but a recorded decision does; ``null`` for neither."""
     from decisis.adr import ask
 
     answer = ask(graph, args.question)
-    return {
+    decisions = _standing_decisions(graph, args.question)
+    out: dict[str, Any] = {
         "answer": answer.answer,
+        "kind": "adr-record" if answer.answer is not None else None,
         "text": answer.text,
         "chain": answer.chain,
         "confidence": round(answer.confidence, 4),
+        "decisions": decisions,
     }
+    if answer.answer is None and decisions:
+        best = decisions[0]
+        stands = best["standing"][0]
+        out.update(
+            answer=stands["id"],
+            kind="decision",
+            text=f"{stands['label']} ({stands['status']}): recorded decision"
+            + (f", replacing {best['label']}" if stands["id"] != best["id"] else ""),
+            chain=[n["id"] for n in best["chain"]],
+        )
+    return out
+
+
+_OWN_DECISIONS = 3  # recorded decisions an answer lists
+
+
+def _standing_decisions(graph: Graph, question: str) -> list[dict[str, Any]]:
+    """The recorded decisions (ADR records and correction questions left out) that full
+    text finds for the question — words in common, not a guess by meaning alone — each with
+    what stands for it now (``Graph.current``) and the chain to it."""
+    found = [
+        p
+        for p in graph.precedents(question, k=_OWN_DECISIONS * 2, records=False)
+        if "fulltext" in p.ranks
+    ][:_OWN_DECISIONS]
+    out = []
+    for precedent in found:
+        standing = graph.current(precedent.node.id)
+        [item] = node_dicts(graph, [precedent.node])
+        item["standing"] = node_dicts(graph, standing.standing)
+        item["chain"] = node_dicts(graph, standing.chains[0]) if standing.chains else [item]
+        out.append(item)
+    return out
 
 
 def find_decisions(graph: Graph, args: FindDecisions) -> dict[str, Any]:

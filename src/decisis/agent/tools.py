@@ -126,8 +126,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "current_decision",
-        "Ask the team's decision records what stands today on a question; answers with the "
-        "standing record and what it replaced, or says that no record answers.",
+        "Ask what stands today on a question: the team's decision records (ADRs) and the "
+        "decisions recorded here, each followed to what replaced it; answers with the "
+        "standing one (kind adr-record or decision) and what it replaced, or says that none does.",
         CurrentDecision,
         handlers.current_decision,
         when="before you act on an earlier or a team's decision, to check it still stands",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from decisis.cli.render import visible
 from decisis.cli.state import get_state
 
 if TYPE_CHECKING:
@@ -23,6 +24,12 @@ Provider = Annotated[
     str,
     typer.Option("--provider", help="Wire format: openai (any compatible server) or anthropic."),
 ]
+
+
+def _say(text: str, *, lines: bool = False, err: bool = False) -> None:
+    """Print ``text`` for people, control characters shown as escapes (see ``visible``):
+    what is said here holds ADR titles and text, keys and questions as stored."""
+    typer.echo(visible(text, lines=lines), err=err)
 
 
 @contextmanager
@@ -59,6 +66,14 @@ def ingest(
     ] = None,
     model_name: ModelName = "default",
     provider: Provider = "openai",
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks",
+            help="Read what symbolic links inside the folders point to (by default each is"
+            " skipped and reported: a link can lead out of the folder, or back into it).",
+        ),
+    ] = False,
 ) -> None:
     """Read ADR folders into the graph; re-running adds events only for changed records."""
     from decisis.adr import forget_model, use_model
@@ -66,19 +81,19 @@ def ingest(
 
     state = get_state(ctx)
     with _model(model, model_name, provider, use_model, forget_model):
-        report = run(state.graph, *folders)
+        report = run(state.graph, *folders, follow_symlinks=follow_symlinks)
     if state.json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
         return
-    typer.echo(
+    _say(
         f"{len(report.added)} added, {len(report.updated)} updated, "
         f"{len(report.unchanged)} unchanged; {report.links_added} links proposed, "
         f"{report.links_removed} withdrawn"
     )
     for problem in report.problems:
-        typer.echo(f"skipped {problem.path}: {problem.reason}", err=True)
+        _say(f"skipped {problem.path}: {problem.reason}", err=True)
     if not (report.added or report.updated or report.unchanged or report.problems):
-        typer.echo(
+        _say(
             f"no ADR files in {', '.join(str(f) for f in folders)}: decisis reads Markdown "
             "files (.md, .markdown) named with a number (0007-use-x.md) or holding a "
             "record's title and status",
@@ -120,12 +135,12 @@ def ask(
     if state.json:
         typer.echo(json.dumps(answer.to_dict(), indent=2))
         return
-    typer.echo(answer.text)
+    _say(answer.text, lines=True)
     if answer.chain[1:]:
-        typer.echo("chain: " + " -> ".join(answer.chain))
+        _say("chain: " + " -> ".join(answer.chain))
     if why:
         for line in why_lines(answer):
-            typer.echo(line)
+            _say(line)
 
 
 def correct(
@@ -153,9 +168,9 @@ def correct(
         typer.echo(json.dumps(result.to_dict(), indent=2))
         return
     if undo:
-        typer.echo(_undone(result))
+        _say(_undone(result))
         return
-    typer.echo(
+    _say(
         f"recorded: {result.key or 'no record'} (was {result.was or 'no record'}); "
         f"{len(result.confirmed)} links confirmed, {len(result.rejected)} rejected, "
         f"{len(result.proposed)} proposed"
@@ -187,15 +202,13 @@ def learned(ctx: typer.Context) -> None:
         typer.echo(json.dumps(data, indent=2))
         return
     for name, rule in data["rules"].items():
-        typer.echo(
-            f"rule {name}: trust {rule['trust']:.2f} ({rule['successes']:g}/{rule['failures']:g})"
-        )
+        _say(f"rule {name}: trust {rule['trust']:.2f} ({rule['successes']:g}/{rule['failures']:g})")
     for link in data["links"]:
         part = " (in part)" if link["partial"] else ""
         said = [as_written(link["evidence"] or "", n) for n in link["named"]]
         named = f"  replaces: {', '.join(said)}" if said else ""
         by = f"  corrected by: {link['corrected_by']}" if link["corrected_by"] else ""
-        typer.echo(
+        _say(
             f"{link['old']} -> {link['new']}{part}  {link['rule']} {link['state']} "
             f"{link['confidence']:.2f}{named}{by}"
         )
@@ -205,9 +218,12 @@ def load_settings(path: Path) -> AnswerSettings:
     """Answer settings from a JSON file, or a refusal naming the file and what is wrong."""
     from decisis.adr import AnswerSettings
     from decisis.errors import InvalidInput
+    from decisis.model.validation import loads_json
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(
+            path.read_text(encoding="utf-8"), "settings", "a JSON file", where=f"{path} "
+        )
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InvalidInput("settings", f"{path} cannot be read ({exc})", "a JSON file") from None
     return AnswerSettings.from_dict(data)
@@ -215,5 +231,8 @@ def load_settings(path: Path) -> AnswerSettings:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    from decisis.cli.adr_write import adr_app
+
     for command in (ingest, ask, correct, learned):
         app.command()(command)
+    app.add_typer(adr_app)

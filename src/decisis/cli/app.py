@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from decisis.cli import adr, copy, demo, evaluate, ledger, mcp, reads, serve, think, writes
 from decisis.cli.state import State
@@ -44,8 +44,36 @@ def _hoist_json(args: list[str]) -> list[str]:
     return ["--json", *(arg for arg in head if arg != "--json"), *tail]
 
 
+def _flags_without_metavar(params: list[Any]) -> list[Any]:
+    """An on/off flag takes no value, so its help shows none (Typer would print ``<bool>``)."""
+    for param in params:  # Typer's options are its own (vendored) click's: no isinstance
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    return params
+
+
+# Commands whose output is not a result to print as JSON (servers, a demo tour).
+_NO_JSON = frozenset({"serve", "mcp", "demo"})
+JSON_EPILOG = "Add --json (before or after the command) to print JSON instead."
+
+
+class DecisisCommand(TyperCommand):
+    """A ``decisis`` command: flags shown as flags, and its help says ``--json`` works."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.name not in _NO_JSON and not self.epilog:
+            self.epilog = JSON_EPILOG
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_metavar(super().get_params(ctx))
+
+
 class DecisisGroup(TyperGroup):
     """The ``decisis`` command group; translates decisis errors for every subcommand."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_metavar(super().get_params(ctx))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return list(super().parse_args(ctx, _hoist_json(list(args))))
@@ -62,7 +90,7 @@ app = typer.Typer(
     name="decisis",
     cls=DecisisGroup,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -117,3 +145,14 @@ def _global_options(
 
 for _module in (writes, reads, ledger, demo, adr, evaluate, copy, think, mcp, serve):
     _module.register(app)
+for _info in [
+    *app.registered_commands,
+    *(
+        c
+        for g in app.registered_groups
+        if g.typer_instance
+        for c in g.typer_instance.registered_commands
+    ),
+]:
+    if _info.cls in (None, TyperCommand):
+        _info.cls = DecisisCommand

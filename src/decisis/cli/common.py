@@ -70,8 +70,10 @@ def parse_json_object(text: str | None, field: str) -> dict[str, Any] | None:
         return None
     import json
 
+    from decisis.model.validation import loads_json
+
     try:
-        value = json.loads(text)
+        value = loads_json(text, field, "a JSON object")
     except json.JSONDecodeError as exc:
         raise InvalidInput(field, f"is not JSON ({exc.msg})", "a JSON object") from None
     if not isinstance(value, dict):

@@ -3,7 +3,11 @@
 Two parts: a decision story recorded through the API (goal, decision, outcome, the decision
 replacing it) and read back; then a team's architecture decision records (example records
 shipped in ``decisis/data/example-adrs``, copied next to the store so they can be read and
-ingested again) asked what stands today."""
+ingested again) asked what stands today.
+
+It leaves nothing behind unless asked: the store and the records live in a temporary folder
+removed at the end, or in ``--keep DIR`` (or the store named by ``--store``) to explore
+after."""
 
 from __future__ import annotations
 
@@ -111,7 +115,7 @@ def _fresh_graph_name(url: str) -> str:
     return name
 
 
-def _emit_json(state: State, story: Story, adrs: Path) -> None:
+def _emit_json(state: State, story: Story, adrs: Path, *, kept: bool) -> None:
     from decisis import forms
     from decisis.adr import ask, ingest
     from decisis.cli import jsonout
@@ -129,6 +133,7 @@ def _emit_json(state: State, story: Story, adrs: Path) -> None:
     jsonout.emit(
         {
             "store": state.store_url(),
+            "kept": kept,
             "graph": graph.name,
             **story_reads,
             "adrs": {"folder": str(adrs), "ingest": ingested.to_dict(), "answers": answers},
@@ -145,7 +150,7 @@ def _heading(text: str) -> None:
     console().rule(text, align="left", style="dim")
 
 
-def _print_story(ctx: typer.Context, state: State, story: Story, adrs: Path) -> None:
+def _print_story(ctx: typer.Context, state: State, story: Story, adrs: Path, *, kept: bool) -> None:
     from decisis.cli.render import print_message
 
     print_message(f"Recorded the demo story in graph {state.graph_name!r} of {state.store_url()}")
@@ -164,6 +169,9 @@ def _print_story(ctx: typer.Context, state: State, story: Story, adrs: Path) -> 
         adr.ask(ctx, question, why=why)
     _heading("decisis verify")
     ledger.verify(ctx)
+    if not kept:
+        print_message("Nothing was kept: run `decisis demo --keep DIR` to explore it after.")
+        return
     where = f"decisis --store {state.store_url()} --graph {state.graph_name}"
     print_message(f"Explore it: {where} goals", style="bold")
     print_message(f'Ask the records: {where} ask "How long are database backups kept?"')
@@ -176,25 +184,40 @@ def demo(
         str | None,
         typer.Option(
             "--store",
-            help=f"Store URL for the demo (default: the global --store, else ./{DEMO_FILE}).",
+            help="Store URL for the demo (default: the global --store, else "
+            f"{DEMO_FILE} in --keep DIR, else a temporary file).",
+        ),
+    ] = None,
+    keep: Annotated[
+        Path | None,
+        typer.Option(
+            "--keep",
+            help=f"Keep {DEMO_FILE} and the example records ({DEMO_ADRS}) in this folder, "
+            "to explore after; without it the demo leaves nothing behind.",
         ),
     ] = None,
 ) -> None:
     """Record a small decision story on SQLite and show goals, recent, current, why; ingest
     example decision records and ask what stands; verify the ledger.
 
-    Each run records into a fresh graph (demo, demo-2, ...), so it can be repeated; the
-    example records are copied to ./decisis-demo-adrs.
+    Each run records into a fresh graph (demo, demo-2, ...), so it can be repeated on one
+    store. Nothing is left behind unless --keep DIR (or --store) says where.
     """
+    import tempfile
+
     state = get_state(ctx)
-    state.store = store or state.store or sqlite_url(Path.cwd() / DEMO_FILE)
-    state.graph_name = _fresh_graph_name(state.store)
-    story = record_story(state.graph)
-    adrs = example_adrs(Path.cwd() / DEMO_ADRS)
-    if state.json:
-        _emit_json(state, story, adrs)
-    else:
-        _print_story(ctx, state, story, adrs)
+    with tempfile.TemporaryDirectory(prefix="decisis-demo-") as scratch:
+        folder = keep if keep is not None else Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        state.store = store or state.store or sqlite_url(folder / DEMO_FILE)
+        state.graph_name = _fresh_graph_name(state.store)
+        story = record_story(state.graph)
+        adrs = example_adrs(folder / DEMO_ADRS)
+        if state.json:
+            _emit_json(state, story, adrs, kept=keep is not None or store is not None)
+        else:
+            _print_story(ctx, state, story, adrs, kept=keep is not None or store is not None)
+        state.close()  # before the temporary folder goes
 
 
 def register(app: typer.Typer) -> None:

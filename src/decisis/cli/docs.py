@@ -53,13 +53,19 @@ def command_tree() -> tuple[Any, Any, list[tuple[str, Any, Any]]]:
 
     root = typer.main.get_command(app)
     ctx = root.context_class(root, info_name="decisis")
-    commands = []
-    for name in root.list_commands(ctx):  # type: ignore[attr-defined]
-        command = root.get_command(ctx, name)  # type: ignore[attr-defined]
-        if command is not None and not command.hidden:
-            commands.append(
-                (name, command, command.context_class(command, info_name=name, parent=ctx))
-            )
+    commands: list[tuple[str, Any, Any]] = []
+
+    def walk(group: Any, group_ctx: Any, prefix: str) -> None:
+        for name in group.list_commands(group_ctx):
+            command = group.get_command(group_ctx, name)
+            if command is None or command.hidden:
+                continue
+            sub_ctx = command.context_class(command, info_name=name, parent=group_ctx)
+            commands.append((f"{prefix}{name}", command, sub_ctx))
+            if hasattr(command, "list_commands"):  # a group of its own (``decisis adr``)
+                walk(command, sub_ctx, f"{prefix}{name} ")
+
+    walk(root, ctx, "")
     return root, ctx, commands
 
 

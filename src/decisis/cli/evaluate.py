@@ -77,19 +77,23 @@ def _suite_links(suite_path: Path) -> LinkReport:
 def _print(
     outcomes: list[Outcome], links: LinkReport | None, *, by_group: bool, show_misses: bool
 ) -> None:
+    from decisis.cli.render import visible
     from decisis.evaluation import misses_table, summarise, to_table
     from decisis.evaluation.report import group_table, links_table
 
+    def say(text: str) -> None:  # ids and keys come from the files read: shown, never run
+        typer.echo(visible(text, lines=True))
+
     if outcomes:
-        typer.echo(to_table(summarise(outcomes)))
+        say(to_table(summarise(outcomes)))
         if by_group:
             shown = [s for s in _SHOWN if any(o.system == s for o in outcomes)]
-            typer.echo("\nper corpus\n" + group_table(outcomes, shown))
+            say("\nper corpus\n" + group_table(outcomes, shown))
         if show_misses:
             for system in _SHOWN:
-                typer.echo("\n" + misses_table(outcomes, system))
+                say("\n" + misses_table(outcomes, system))
     if links is not None:
-        typer.echo(("\n" if outcomes else "") + "replacement links\n" + links_table(links))
+        say(("\n" if outcomes else "") + "replacement links\n" + links_table(links))
 
 
 def _as_json(

@@ -16,13 +16,21 @@ __all__ = ["EXIT_VERIFY_FAILED", "register"]
 EXIT_VERIFY_FAILED = 1
 
 
-def verify(ctx: typer.Context) -> None:
-    """Re-read the ledger, check its hash chain and replay it against the tables.
+def verify(
+    ctx: typer.Context,
+    *,
+    quick: Annotated[
+        bool,
+        typer.Option("--quick", help="Check the database file with the cheaper quick_check."),
+    ] = False,
+) -> None:
+    """Re-read the ledger, check its hash chain and replay it against the tables; check the
+    database file and the full-text index.
 
-    Exits 0 when the ledger is intact; otherwise 1, naming the first bad seq.
+    Exits 0 when all is intact; otherwise 1, naming each problem (the first bad seq first).
     """
     state = get_state(ctx)
-    report = state.graph.verify()
+    report = state.graph.verify(quick=quick)
     if state.json:
         from decisis.cli.jsonout import emit
         from decisis.forms import verify_dict

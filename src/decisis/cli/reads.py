@@ -190,6 +190,60 @@ def _print_recent(graph: Graph, namer: Graph, limit: int) -> None:
     print_nodes("recent decisions", nodes, short_ids(namer, [n.id for n in nodes]))
 
 
+def list_nodes(
+    ctx: typer.Context,
+    *,
+    node_type: Annotated[
+        list[str] | None, typer.Option("--type", help="Only these node types (repeat).")
+    ] = None,
+    status: Annotated[
+        list[str] | None, typer.Option("--status", help="Only these statuses (repeat).")
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="Only nodes this agent recorded.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--since", help="Only nodes recorded at or after this ISO 8601 time."),
+    ] = None,
+    tombstoned: Annotated[
+        bool, typer.Option("--tombstoned", help="Include tombstoned nodes.")
+    ] = False,
+    oldest_first: Annotated[
+        bool, typer.Option("--oldest-first", help="Oldest first (default: newest first).")
+    ] = False,
+    limit: LimitOpt = 50,
+) -> None:
+    """Nodes of the graph with filters, newest first: every status, superseded ones too."""
+    from decisis.errors import InvalidInput
+    from decisis.model import parse_time
+
+    state = get_state(ctx)
+    if isinstance(limit, bool) or limit < 1:
+        raise InvalidInput("limit", f"{limit!r} is not a positive whole number", ">= 1")
+    after = parse_time(since, "since") if since is not None else None
+    found = state.graph.nodes(
+        types=node_type or None,
+        statuses=status or None,
+        newest_first=not oldest_first,
+        include_tombstoned=tombstoned,
+    )
+    nodes = [
+        n
+        for n in found
+        if (agent is None or n.agent == agent) and (after is None or n.recorded_at >= after)
+    ][:limit]
+    if state.json:
+        from decisis.cli.jsonout import emit
+        from decisis.forms import nodes_list
+
+        emit(nodes_list(nodes))
+        return
+    from decisis.cli.render import print_nodes
+
+    print_nodes("nodes", nodes, short_ids(state.graph, [n.id for n in nodes]))
+
+
 def goals(ctx: typer.Context) -> None:
     """Active goals, each with its immediate children (options marked chosen or rejected)."""
     state = get_state(ctx)
@@ -313,6 +367,7 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     for command in (show, current, why, impact, ancestors, descendants, path, goals, recent):
         app.command()(command)
+    app.command("list")(list_nodes)
     app.command()(search)
     app.command()(precedents)
     app.command()(at)

@@ -1,4 +1,7 @@
-"""Rich output for people. Every piece of user text goes through ``Text``, never markup.
+"""Rich output for people. Every piece of user text goes through ``Text``, never markup,
+and through :func:`visible`, never raw: labels come from the web, MCP clients and ADR titles,
+and a stored ``\\x1b[2J`` or ``\\x1b]0;title\\x07`` printed as it is would clear the
+screen or retitle the window of whoever lists it.
 
 Ids are printed short: each function takes ``short``, a mapping from full id to the
 unique prefix ``Graph.short_ids`` gave it.
@@ -40,6 +43,7 @@ __all__ = [
     "print_reached",
     "print_standing",
     "print_verify",
+    "visible",
 ]
 
 Short = Mapping[str, str]
@@ -61,6 +65,21 @@ STATUS_STYLES = {
 }
 
 
+# C0 controls, DEL and C1 controls (``\\x9b`` is CSI to many terminals), shown as escapes.
+# Tab is left to Rich, which turns it into spaces.
+_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 9}
+_ESCAPES.update({0x0A: "\\n", 0x0D: "\\r"})
+_ESCAPES_BUT_LINES = {code: text for code, text in _ESCAPES.items() if code != 0x0A}
+
+
+def visible(text: str, *, lines: bool = False) -> str:
+    """``text`` with each control character shown as its escape (``\\x1b``, ``\\r``): it
+    cannot move the cursor, clear the screen or retitle the window, and the reader sees that
+    something was there. A line break is shown as ``\\n`` too (a label is one line, and one
+    of two lines could pass for the next row of a table), or kept with ``lines``."""
+    return text.translate(_ESCAPES_BUT_LINES if lines else _ESCAPES)
+
+
 def console(stderr: bool = False) -> Console:
     from rich.console import Console
 
@@ -71,8 +90,8 @@ def _sid(short: Short, record_id: str) -> str:
     """An id's short form; anything else (``rule:names-replaced``) whole."""
     found = short.get(record_id)
     if found is not None:
-        return found
-    return record_id[:8] if is_id(record_id) else record_id
+        return visible(found)
+    return record_id[:8] if is_id(record_id) else visible(record_id)
 
 
 def _when(moment: datetime | None, length: int = 16) -> str:
@@ -89,7 +108,7 @@ def _node_text(node: Node, short: Short, *, status: bool = True) -> Text:
     text.append(" ")
     text.append(node.type.value, style=TYPE_STYLES.get(node.type.value, ""))
     text.append(": ")
-    text.append(node.label)
+    text.append(visible(node.label))
     if status:
         text.append(" (")
         text.append(node.status.value, style=STATUS_STYLES.get(node.status.value, ""))
@@ -100,13 +119,14 @@ def _node_text(node: Node, short: Short, *, status: bool = True) -> Text:
 def print_message(message: str, *, style: str = "") -> None:
     from rich.text import Text
 
-    console().print(Text(message, style=style), soft_wrap=True)
+    console().print(Text(visible(message, lines=True), style=style), soft_wrap=True)
 
 
 def print_error(message: str) -> None:
     from rich.text import Text
 
-    console(stderr=True).print(Text(f"error: {message}", style="bold red"), soft_wrap=True)
+    text = Text(visible(f"error: {message}", lines=True), style="bold red")
+    console(stderr=True).print(text, soft_wrap=True)
 
 
 def _node_table(title: str | None, *extra: str) -> Table:
@@ -124,7 +144,7 @@ def _node_cells(node: Node, short: Short) -> list[Text | str]:
     return [
         Text(_sid(short, node.id), style="bold yellow"),
         Text(node.type.value, style=TYPE_STYLES.get(node.type.value, "")),
-        Text(node.label),
+        Text(visible(node.label)),
         Text(node.status.value, style=STATUS_STYLES.get(node.status.value, "")),
     ]
 
@@ -259,7 +279,7 @@ def print_node(node: Node, short: Short) -> None:
     ]
     for name, value in rows:
         if value:
-            grid.add_row(name, Text(value))
+            grid.add_row(name, Text(visible(value, lines=True)))
     out.print(grid)
 
 
@@ -286,7 +306,7 @@ def print_edges(title: str, edges: Sequence[Edge], short: Short) -> None:
             Text(edge.type.value, style="bold"),
             _sid(short, edge.target),
             edge.state.value,
-            Text(edge.rationale or ""),
+            Text(visible(edge.rationale or "")),
         )
     console().print(table)
 
@@ -309,7 +329,7 @@ def print_events(title: str, events: Sequence[Event], short: Short) -> None:
             event.kind.value,
             Text(_sid(short, event.entity), style="yellow"),
             event.checksum[:15],
-            Text(event.invalidated_reason or ""),
+            Text(visible(event.invalidated_reason or "")),
         )
     console().print(table)
 
@@ -318,19 +338,30 @@ def print_verify(report: VerifyReport) -> None:
     """The verdict of ``verify``: how many events were checked, or where it breaks."""
     from rich.text import Text
 
-    if report.ok:
-        console().print(Text(f"ok: ledger intact, {report.events} events checked", style="green"))
-        return
     out = console()
+    checked = f"checked: {', '.join(report.checked)}" if report.checked else ""
+    if report.ok:
+        out.print(Text(f"ok: ledger intact, {report.events} events checked", style="green"))
+        if checked:
+            out.print(Text(checked, style="dim"))
+        return
+    where = (
+        f"the ledger breaks at seq {report.first_bad_seq}"
+        if report.first_bad_seq is not None
+        else "the ledger's chain is whole, but"
+    )
+    count = len(report.problems)
     out.print(
         Text(
-            f"FAILED: the ledger breaks at seq {report.first_bad_seq} "
-            f"({report.events} events read)",
+            f"FAILED: {where} ({count} problem{'s' if count != 1 else ''}, "
+            f"{report.events} events read)",
             style="bold red",
         )
     )
     for problem in report.problems:
-        out.print(Text(f"  - {problem}", style="red"))
+        out.print(Text(visible(f"  - {problem}"), style="red"))
+    if checked:
+        out.print(Text(checked, style="dim"))
 
 
 def print_change(verb: str, node: Node, short: Short) -> None:

@@ -58,18 +58,19 @@ def _path_map(machine: Machine) -> list[dict[str, Any]]:
 def _print(machine: Machine) -> None:
     from rich.text import Text
 
-    from decisis.cli.render import console
+    from decisis.cli.render import console, visible
 
     out = console()
     result = machine.result
     assert result is not None
-    out.print(Text(result.content, style="bold"))
+    out.print(Text(visible(result.content, lines=True), style="bold"))  # a model's words
     out.print(Text(f"\npath ({machine.termination}):", style="dim"))
     for thought in machine.trace_path(result.id):
         score = "" if thought.score is None else f" score {thought.score:g}"
         op = thought.metadata.get("op", "prompt")
         line = " ".join(thought.content.split())
-        out.print(Text(f"  {thought.id:>3} {op}{score}: ", style="dim") + Text(line[:200]))
+        shown = Text(visible(line[:200]))
+        out.print(Text(f"  {thought.id:>3} {visible(str(op))}{score}: ", style="dim") + shown)
     usage = machine.usage
     out.print(Text(f"{usage.calls} calls, {usage.total_tokens} tokens", style="dim"))
 

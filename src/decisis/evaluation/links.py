@@ -22,6 +22,7 @@ from pathlib import Path
 
 from decisis.adr import BelievedLink
 from decisis.errors import InvalidInput
+from decisis.model.validation import loads_json
 
 __all__ = ["LinkCounts", "LinkReport", "TrueLink", "load_truth", "score_links"]
 
@@ -46,7 +47,7 @@ class Truth:
 
 def _records(path: Path) -> list[dict[str, object]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads_json(path.read_text(encoding="utf-8"), "truth", _ALLOWED, where=f"{path} ")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InvalidInput("truth", f"{path} cannot be read ({exc})", _ALLOWED) from None
     if not isinstance(data, list) or not all(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from decisis.errors import InvalidInput
+from decisis.model.validation import loads_json
 
 __all__ = ["Question", "Verdict", "load_questions", "score"]
 
@@ -109,7 +110,7 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = loads_json(line, "questions", "JSON lines", where=f"{file}:{number}: ")
         except json.JSONDecodeError as exc:
             raise InvalidInput("questions", f"{file}:{number}: {exc.msg}", "JSON lines") from None
         out.append(_question(data, f"{file.name}:{number}"))

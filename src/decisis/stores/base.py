@@ -27,6 +27,7 @@ Contract in short:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, runtime_checkable
@@ -43,6 +44,7 @@ __all__ = [
     "Direction",
     "Reached",
     "SearchHit",
+    "StorageCheck",
     "Store",
     "VectorHit",
     "VectorItems",
@@ -63,6 +65,14 @@ class Reached:
     depth: int
     via: str  # id of the node it was reached from (the start for depth 1)
     edge_type: EdgeType
+
+
+@dataclass(frozen=True, slots=True)
+class StorageCheck:
+    """What a backend checked of its own storage, and the problems it found."""
+
+    checked: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +111,16 @@ class Store(Protocol):
         empty graph); else ``HeadMoved`` and nothing is written. A reader that prepared the
         drafts from what it read (an ingest) then reads again instead of writing over a
         change made meanwhile by another process."""
+        ...
+
+    def write_lock(self, graph: str) -> AbstractContextManager[None]:
+        """Hold ``graph``'s write lock for a ``with`` block: every other append to it (other
+        connections, other processes) waits until the block ends, so the head read inside
+        is still the head at the block's append. Reads and appends this thread makes through
+        this store inside the block run under the lock; an append's events are committed
+        when the block ends (appending is the block's last step: ``written_once``). SQLite:
+        ``BEGIN IMMEDIATE``; PostgreSQL: the head row ``FOR UPDATE``; memory and DuckDB: the
+        store's process lock. Re-entrant on the thread that holds it."""
         ...
 
     # -- records --------------------------------------------------------------
@@ -229,6 +249,12 @@ class Store(Protocol):
 
     def graphs(self) -> list[str]:
         """Names of the graphs that have at least one event, sorted."""
+        ...
+
+    def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
+        """What ``verify`` cannot see through the tables: the database file's own integrity
+        (``quick``: the cheaper check where the backend has one) and the derived full-text
+        index against the nodes; what was checked and each problem found."""
         ...
 
     # -- vectors (derived data: not in the ledger, not verified, not replayed) ------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from decisis.errors import HeadMoved, InvalidInput
 from decisis.model import EdgeType
@@ -13,13 +13,16 @@ from decisis.model.validation import check_enum
 from decisis.stores.base import MAX_SEQ
 
 __all__ = [
+    "HEAD_ENTRY_SQL",
     "check_aware",
     "check_direction",
     "check_edge_types",
     "check_head",
+    "check_head_agrees",
     "check_limit",
     "check_members",
     "check_non_negative",
+    "head_entry_params",
 ]
 
 E = TypeVar("E", bound=StrEnum)
@@ -44,6 +47,42 @@ def check_head(graph: str, found: int, after_seq: int | None) -> None:
     check without one. Every backend calls it with the head it read inside its write."""
     if after_seq is not None and found != after_seq:
         raise HeadMoved(graph, after_seq, found)
+
+
+# The ledger at the head, by whole keys: the entry the head names (its checksum, or NULL
+# when it is missing) and whether an entry follows it. ``{p}`` is the placeholder.
+HEAD_ENTRY_SQL = (
+    "SELECT (SELECT checksum FROM ledger WHERE graph = {p} AND seq = {p}), "
+    "EXISTS (SELECT 1 FROM ledger WHERE graph = {p} AND seq = {p})"
+)
+
+
+def head_entry_params(graph: str, seq: int) -> tuple[str, int, str, int]:
+    return (graph, seq, graph, seq + 1)
+
+
+def check_head_agrees(graph: str, head: tuple[int, str], row: Any) -> None:
+    """Refuse to write onto a ledger that disagrees with its head row (``row`` is what
+    ``HEAD_ENTRY_SQL`` read): the entry the head names missing or of another checksum, or
+    entries after it — cut off or added behind decisis's back, which ``verify`` would
+    report. Two lookups by key per append; the full check of the chain stays with ``verify``."""
+    from decisis.errors import IntegrityError
+
+    seq, checksum = head
+    at_head, beyond = (None, False) if row is None else (row[0], bool(row[1]))
+    if beyond:
+        problem, bad = f"the ledger runs past its head at seq {seq}", seq + 1
+    elif seq > 0 and at_head is None:
+        problem, bad = f"the entry its head names (seq {seq}) is missing", seq
+    elif seq > 0 and at_head != checksum:
+        problem, bad = f"the entry at its head (seq {seq}) has another checksum", seq
+    else:
+        return
+    raise IntegrityError(
+        f"graph {graph!r}: {problem}; writes are refused until this is explained: "
+        "run `decisis verify`",
+        bad,
+    )
 
 
 def check_direction(direction: object, *, optional: bool = False) -> None:

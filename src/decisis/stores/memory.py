@@ -16,6 +16,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Final, TypeVar, cast
@@ -47,7 +48,7 @@ from decisis.model.ids import is_id_prefix
 from decisis.model.validation import check_confidence
 from decisis.stores import prefixes
 from decisis.stores.about import is_about
-from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit
+from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, StorageCheck
 from decisis.stores.checks import (
     check_aware,
     check_direction,
@@ -539,6 +540,17 @@ class MemoryStore(VectorMethods):
     def head(self, graph: str) -> tuple[int, str]:
         with self._lock:
             return self._graph(graph).head
+
+    @contextmanager
+    def write_lock(self, graph: str) -> Iterator[None]:
+        """The store's one lock: no other thread reads or writes it until the block ends
+        (an append inside lands as it is made)."""
+        with self._lock:
+            yield
+
+    def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
+        """Nothing beyond the tables: the records are the process's own objects."""
+        return StorageCheck()
 
     def graphs(self) -> list[str]:
         with self._lock:

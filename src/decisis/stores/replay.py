@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from decisis.errors import DecisisError, IntegrityError
 from decisis.ledger import GENESIS, check_chain
-from decisis.model import Edge, Event, Node
+from decisis.model import Edge, Event, EventKind, Node, parse_time
 from decisis.stores.base import Store
 from decisis.stores.fold import GraphState, apply
 
@@ -31,13 +31,16 @@ class VerifyReport:
 
     ``first_bad_seq`` is the seq the first faulty entry should have (for a deleted
     entry, the missing seq; for a truncated tail, the first one cut off). It is
-    ``None`` when the ledger is whole and only the tables disagree with it.
+    ``None`` when the ledger is whole and only the tables or the storage disagree.
+    ``checked`` names what was checked beyond the chain and the tables (the database
+    file, the full-text index), as the backend reports it.
     """
 
     ok: bool
     events: int
     first_bad_seq: int | None = None
     problems: list[str] = field(default_factory=list)
+    checked: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         if self.ok:
@@ -58,29 +61,68 @@ def replay(events: Iterable[Event]) -> GraphState:
     return state
 
 
-def verify(store: Store, graph: str) -> VerifyReport:
-    """Read ``graph``'s ledger back from ``store``, check its chain and its head, replay it,
-    and compare the result with the store's node and edge tables."""
+def verify(store: Store, graph: str, *, quick: bool = False) -> VerifyReport:
+    """Read ``graph``'s ledger back from ``store``, check its chain, its head and the marks
+    its tombstones put on earlier entries, replay it and compare the result with the node
+    and edge tables; then the backend's own storage (``Store.check_storage``: the file's
+    integrity, the full-text index; ``quick`` for the cheaper file check)."""
+    storage = store.check_storage(graph, quick=quick)
+    checked = ["hash chain and head", "tombstone marks", "tables against a replay"]
+    checked += storage.checked
     try:
         events = list(store.events(graph))
     except IntegrityError as exc:  # a row that cannot even be read back
-        return VerifyReport(False, 0, exc.seq, [f"unreadable ledger entry: {exc}"])
+        return VerifyReport(False, 0, exc.seq, [f"unreadable ledger entry: {exc}"], checked)
+    found: list[tuple[int | None, str]] = [(None, p) for p in storage.problems]
     position, broken = check_chain(events)
     if broken is not None:  # blame the place where the entry should be: a gap names the missing seq
-        problem = f"seq {position}: {broken.reason}"
-        return VerifyReport(False, len(events), position, [problem])
-    found: list[tuple[int | None, str]] = []
+        found.insert(0, (position, f"seq {position}: {broken.reason}"))
+        return _report(len(events), found, checked)
     head_problem = _check_head(store.head(graph), events)
     if head_problem is not None:
         found.append(head_problem)
+    else:  # with entries cut off the end, marks of a lost tombstone are expected
+        found.extend(_check_marks(events))
     try:
         state = replay(events)
     except IntegrityError as exc:
         found.append((exc.seq, str(exc)))
     else:
         found.extend(_compare_tables(store, graph, state))
+    return _report(len(events), found, checked)
+
+
+def _report(events: int, found: list[tuple[int | None, str]], checked: list[str]) -> VerifyReport:
     seqs = [seq for seq, _ in found if seq is not None]
-    return VerifyReport(not found, len(events), min(seqs, default=None), [p for _, p in found])
+    problems = [problem for _, problem in found]
+    return VerifyReport(not found, events, min(seqs, default=None), problems, checked)
+
+
+def _check_marks(events: Sequence[Event]) -> list[tuple[int | None, str]]:
+    """Each entry about a tombstoned record carries the mark of the last tombstone after it
+    (time and reason), and no other entry carries one: the marks are outside the checksum,
+    so the chain cannot vouch for them."""
+    expected: dict[int, tuple[datetime | None, str | None]] = {}
+    mark: dict[str, tuple[datetime | None, str | None]] = {}
+    for event in reversed(events):
+        if event.kind is EventKind.TOMBSTONED and event.entity not in mark:
+            at = parse_time(event.payload["at"], "at") if "at" in event.payload else None
+            mark[event.entity] = (at, event.payload.get("reason"))
+            expected[event.seq] = (None, None)  # the tombstone itself is never marked
+            continue
+        expected[event.seq] = mark.get(event.entity, (None, None))
+    for event in events:
+        have = (event.invalidated_at, event.invalidated_reason)
+        if have != expected[event.seq]:
+            want = expected[event.seq]
+            return [
+                (
+                    event.seq,
+                    f"seq {event.seq}: its tombstone mark is {_short(have)} but the ledger's "
+                    f"tombstones give {_short(want)}",
+                )
+            ]
+    return []
 
 
 def _compare_tables(store: Store, graph: str, state: GraphState) -> list[tuple[int | None, str]]:
@@ -132,10 +174,19 @@ def _first_difference(
             expected, actual = getattr(want, f.name), getattr(have, f.name)
             if expected != actual:
                 return (
-                    f"{kind} {record_id}: {f.name} is {actual!r} in the table "
-                    f"but {expected!r} by the ledger"
+                    f"{kind} {record_id}: {f.name} is {_short(actual)} in the table "
+                    f"but {_short(expected)} by the ledger"
                 )
     return None
+
+
+_SHOWN = 120  # characters of a value a problem quotes: enough to recognise it
+
+
+def _short(value: object) -> str:
+    """A value as a problem quotes it: its repr, cut to ``_SHOWN`` characters."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}… ({len(text)} characters)"
 
 
 def snapshot(events: Iterable[Event], graph: str, until: datetime | None = None) -> MemoryStore:

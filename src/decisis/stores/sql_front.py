@@ -21,7 +21,14 @@ from decisis.errors import InvalidInput
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
 from decisis.model.validation import check_confidence
 from decisis.stores.about import is_about
-from decisis.stores.base import DEFAULT_MAX_DEPTH, MAX_SEQ, Direction, Reached, SearchHit
+from decisis.stores.base import (
+    DEFAULT_MAX_DEPTH,
+    MAX_SEQ,
+    Direction,
+    Reached,
+    SearchHit,
+    StorageCheck,
+)
 from decisis.stores.checks import (
     check_aware,
     check_direction,
@@ -113,6 +120,8 @@ class Queries(Protocol[C_contra]):
     ) -> list[Event]: ...
 
     def graphs(self, conn: C_contra, /) -> list[str]: ...
+
+    def check_storage(self, conn: C_contra, graph: str, quick: bool, /) -> StorageCheck: ...
 
 
 class Walks(Protocol[C_contra]):
@@ -371,3 +380,6 @@ class SqlFront(SqlVectorFront, Generic[C]):
 
     def graphs(self) -> list[str]:
         return self._read(self._queries.graphs)
+
+    def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
+        return self._read(lambda c: self._queries.check_storage(c, graph, quick))

@@ -163,14 +163,19 @@ def test_last_ledger_row_deleted(built: Path, tamper: sqlite3.Connection) -> Non
     assert not report.ok and report.first_bad_seq == EVENTS
 
 
-def test_invalidation_marks_are_outside_the_chain(built: Path, tamper: sqlite3.Connection) -> None:
-    """Tombstoning marks earlier entries; editing those marks is not tampering with history."""
+def test_invalidation_marks_are_outside_the_chain_but_checked(
+    built: Path, tamper: sqlite3.Connection
+) -> None:
+    """Tombstoning marks earlier entries outside the checksum (the chain stays whole), so
+    verify checks the marks against the ledger's tombstones: a rewritten reason is named."""
     marked = tamper.execute(
         "SELECT seq FROM ledger WHERE graph = ? AND invalidated_at IS NOT NULL ORDER BY seq", (G,)
     ).fetchall()
     assert [seq for (seq,) in marked] == [3]  # the tombstoned node's own node.added
     tamper.execute("UPDATE ledger SET invalidated_reason = 'rewritten' WHERE graph = ?", (G,))
-    assert _verify(built).ok
+    report = _verify(built)
+    assert not report.ok and report.first_bad_seq == 1  # every row was given a reason
+    assert "tombstone mark" in report.problems[0] and "rewritten" in report.problems[0]
 
 
 @pytest.mark.parametrize(

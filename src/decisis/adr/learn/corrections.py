@@ -258,7 +258,7 @@ def correct(
     between, else it is worked out again (``written_once``): two corrections at once each
     move their rules' trust from what the other left."""
     check_question(question)
-    return written_once(lambda: _correct(graph, question, key, settings))
+    return written_once(lambda: _correct(graph, question, key, settings), graph)
 
 
 def _correct(graph: Graph, question: str, key: str | None, settings: AnswerSettings) -> Correction:
@@ -348,7 +348,7 @@ def _latest_question(graph: Graph, question: str) -> Node:
 def undo(graph: Graph, question: str) -> Correction:
     """Reverse the latest correction of ``question`` (read again if another writer moved
     the graph meanwhile, as ``correct``)."""
-    return written_once(lambda: _undo(graph, question))
+    return written_once(lambda: _undo(graph, question), graph)
 
 
 def _undo(graph: Graph, question: str) -> Correction:

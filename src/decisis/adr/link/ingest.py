@@ -268,13 +268,16 @@ def ingest_records(graph: Graph, records: Sequence[AdrRecord]) -> IngestReport:
             graph.store.append(graph.name, changes, after_seq=head)
         return report
 
-    return written_once(once)
+    return written_once(once, graph)
 
 
-def ingest(graph: Graph, *folders: str | os.PathLike[str]) -> IngestReport:
+def ingest(
+    graph: Graph, *folders: str | os.PathLike[str], follow_symlinks: bool = False
+) -> IngestReport:
     """Read each folder (of ADRs, or of such folders) and ingest every record found.
 
-    Files that cannot be read are reported in ``problems`` with their path and skipped.
+    Files that cannot be read are reported in ``problems`` with their path and skipped;
+    so are symbolic links inside the folders, unless ``follow_symlinks`` (see ``read_folder``).
     """
     for folder in folders:
         if not isinstance(folder, str | os.PathLike):
@@ -286,7 +289,7 @@ def ingest(graph: Graph, *folders: str | os.PathLike[str]) -> IngestReport:
     records: list[AdrRecord] = []
     problems: list[ReadProblem] = []
     for folder in folders:
-        result = read_folder(folder)
+        result = read_folder(folder, follow_symlinks=follow_symlinks)
         records += result.records
         problems += result.problems
     report = ingest_records(graph, records)

@@ -16,7 +16,7 @@ import duckdb
 from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
 from decisis.stores import prefixes
-from decisis.stores.base import Direction, SearchHit
+from decisis.stores.base import Direction, SearchHit, StorageCheck
 from decisis.stores.duckdb_store.rows import (
     EDGE_COLUMNS,
     EVENT_COLUMNS,
@@ -28,6 +28,7 @@ from decisis.stores.duckdb_store.rows import (
     live,
     node_from_row,
     search_terms,
+    term_counts,
     valid_at,
 )
 
@@ -35,6 +36,7 @@ __all__ = [
     "BM25_B",
     "BM25_K1",
     "MAX_SEARCH_TERMS",
+    "check_storage",
     "edges",
     "events_page",
     "get_edge",
@@ -260,3 +262,23 @@ def graphs(conn: Conn) -> list[str]:
     """The graphs with a ledger, by name."""
     rows = conn.execute("SELECT graph FROM heads ORDER BY graph").fetchall()
     return [str(row[0]) for row in rows]
+
+
+def check_storage(conn: Conn, graph: str, quick: bool) -> StorageCheck:
+    """The search index (``node_terms``, kept by decisis, not by DuckDB) against what the
+    nodes' text gives; DuckDB checksums its own blocks as it reads them, so the file has
+    no check of its own here."""
+    stored: dict[str, dict[str, tuple[float, float]]] = {}
+    rows = conn.execute("SELECT id, term, tf, dl FROM node_terms WHERE graph = ?", [graph])
+    for node_id, term, tf, dl in rows.fetchall():
+        stored.setdefault(node_id, {})[term] = (float(tf), float(dl))
+    nodes = conn.execute("SELECT id, label, rationale FROM nodes WHERE graph = ?", [graph])
+    problems = []
+    for node_id, label, rationale in nodes.fetchall():
+        counts, length = term_counts(label, rationale)
+        want = {term: (float(tf), float(length)) for term, tf in counts.items()}
+        if stored.pop(node_id, {}) != want:
+            problems.append(f"search index: node {node_id}'s words are missing or stale")
+    problems += [f"search index: words of node {i}, which has no row" for i in sorted(stored)]
+    checked = ("database blocks: DuckDB checksums them on read", "search index against the nodes")
+    return StorageCheck(checked, tuple(problems[:20]))

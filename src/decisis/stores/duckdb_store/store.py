@@ -117,6 +117,14 @@ class DuckDBStore(SqlFront[Conn]):
         with self._connection() as conn:
             return in_transaction(conn, "BEGIN TRANSACTION", work)
 
+    @contextmanager
+    def write_lock(self, graph: str) -> Iterator[None]:
+        """The store's lock, held for the block: DuckDB lets one process write a file, and
+        in it every read and write of the store waits for this lock (an append inside
+        commits as it is made)."""
+        with self._lock:
+            yield
+
     def _read(self, work: Callable[[Conn], T]) -> T:
         """Run a one-statement read (each statement sees one snapshot)."""
         with self._connection() as conn:

@@ -18,7 +18,12 @@ import duckdb
 
 from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, EventKind, Node, format_time
-from decisis.stores.checks import check_head
+from decisis.stores.checks import (
+    HEAD_ENTRY_SQL,
+    check_head,
+    check_head_agrees,
+    head_entry_params,
+)
 from decisis.stores.dbapi_writes import Dialect, apply, read_head
 from decisis.stores.duckdb_store.rows import EVENT_COLUMNS, canonical_json, event_from_row
 from decisis.stores.duckdb_store.schema import index_node
@@ -76,6 +81,8 @@ def append(
     head = read_head(conn, graph)
     seq, checksum = head
     check_head(graph, seq, after_seq)
+    ledger = conn.execute(HEAD_ENTRY_SQL.format(p="?"), head_entry_params(graph, seq))
+    check_head_agrees(graph, head, ledger.fetchone())
     events: list[Event] = []
     for draft in drafts:
         seq += 1

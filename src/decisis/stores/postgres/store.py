@@ -13,6 +13,7 @@ its own schema).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
@@ -72,6 +73,7 @@ class PostgresStore(SqlFront[Conn]):
         self.url = url
         self._where = f"PostgreSQL database {_redacted(url)}"
         self._matrices = MatrixCache()  # spaces stacked for brute-force nearest()
+        self._held = threading.local()  # this thread's write_lock: its connection and graph
         self._prepare()
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             url,
@@ -136,9 +138,36 @@ class PostgresStore(SqlFront[Conn]):
             return work(conn)
 
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
-        """Behind the graph's lock, the statements pipelined (two round trips, see ``writes``)."""
+        """Behind the graph's lock, the statements pipelined (two round trips, see ``writes``);
+        inside this thread's ``write_lock`` of the graph, in a savepoint on its connection."""
+        held = getattr(self._held, "conn", None)
+        if held is not None and self._held.graph == graph:
+            try:
+                with held.transaction():
+                    return writes.append(held, graph, drafts, after_seq)
+            except psycopg.Error as exc:
+                raise StoreError(f"{self._where}: {exc}") from exc
         with self._connection() as conn:
             return writes.append_committed(conn, graph, drafts, after_seq)
+
+    @contextmanager
+    def write_lock(self, graph: str) -> Iterator[None]:
+        """The graph's head row locked on one pooled connection, in a transaction held for
+        the block: every append to the graph queues on that row (``writes``). This thread's
+        appends to the graph inside run on that connection and commit when the block ends;
+        its reads run on other pooled connections and see what is committed, which no
+        append can change meanwhile."""
+        if getattr(self._held, "graph", None) == graph:
+            yield
+            return
+        with self._connection() as conn, conn.transaction():
+            writes.lock_head(conn, graph)
+            before = getattr(self._held, "conn", None), getattr(self._held, "graph", None)
+            self._held.conn, self._held.graph = conn, graph
+            try:
+                yield
+            finally:
+                self._held.conn, self._held.graph = before
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     @property

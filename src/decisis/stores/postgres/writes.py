@@ -1,10 +1,11 @@
 """``append`` in PostgreSQL: the reference fold run on the records a batch touches, then
 the whole batch written by one statement.
 
-An append is two round trips and six statements whatever its size
+An append is two round trips and seven statements whatever its size
 (``append_committed`` pipelines them):
 
-1. ``BEGIN``; lock the graph's head row; read every record the batch can touch
+1. ``BEGIN``; lock the graph's head row; read the ledger's last entry (it must agree
+   with the head: ``check_head_agrees``); read every record the batch can touch
    (``_Named``): the nodes and edges its payloads name, the live ``supersedes``
    edges reachable from where it supersedes (the cycle check), and the unjudged
    links of each rule whose trust it moves (``rule.trusted``).
@@ -57,7 +58,7 @@ from decisis.errors import NotFound, StoreError
 from decisis.ledger import GENESIS, chain_checksum
 from decisis.model import Edge, EdgeType, Event, EventDraft, EventKind, Node, parse_time
 from decisis.model.ids import ID_ALPHABET, ID_LENGTH
-from decisis.stores.checks import check_head
+from decisis.stores.checks import check_head, check_head_agrees
 from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.postgres.rows import (
     EDGE_COLUMNS,
@@ -72,7 +73,7 @@ from decisis.stores.postgres.rows import (
     records_json,
 )
 
-__all__ = ["append", "append_committed", "read_head"]
+__all__ = ["append", "append_committed", "lock_head", "read_head"]
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 R = TypeVar("R", Node, Edge)
@@ -83,6 +84,14 @@ _LOCK_HEAD = """
     INSERT INTO heads (graph, seq, checksum) VALUES (%s, 0, %s)
     ON CONFLICT (graph) DO UPDATE SET seq = heads.seq
     RETURNING seq, checksum
+"""
+# The ledger entry the (locked) head names, and whether one follows it: both by whole key
+# (``check_head_agrees``).
+_AT_HEAD = """
+    SELECT
+        (SELECT l.checksum FROM ledger l WHERE l.graph = %(graph)s AND l.seq = h.seq),
+        EXISTS (SELECT 1 FROM ledger n WHERE n.graph = %(graph)s AND n.seq = h.seq + 1)
+    FROM heads h WHERE h.graph = %(graph)s
 """
 # One key per lookup (``LATERAL … OFFSET 0``, as in the traversal functions of schema
 # migration 3): given ``id = ANY(…)`` on a graph not analyzed yet, the planner read the
@@ -219,6 +228,12 @@ def append_committed(
     return events
 
 
+def lock_head(conn: Conn, graph: str) -> None:
+    """Lock the graph's head row (made if the graph is new) until the open transaction
+    ends: every append to the graph waits for it meanwhile (``Store.write_lock``)."""
+    conn.execute(_LOCK_HEAD, (graph, GENESIS))
+
+
 def append(
     conn: Conn, graph: str, drafts: Sequence[EventDraft], after_seq: int | None = None
 ) -> list[Event]:
@@ -304,6 +319,7 @@ def _ids_in(value: object) -> Iterator[str]:
 def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
     """Lock the head, then read what the batch touches: one round trip in pipeline mode."""
     head = conn.execute(_LOCK_HEAD, (graph, GENESIS))
+    at_head = conn.execute(_AT_HEAD, {"graph": graph}, prepare=False)
     params = {
         "graph": graph,
         "ids": sorted(named.ids),
@@ -323,6 +339,7 @@ def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
     row = head.fetchone()
     if row is None:  # pragma: no cover - the upsert returns the row it made or locked
         raise StoreError(f"graph {graph!r}: cannot lock its head row")
+    check_head_agrees(graph, (int(row[0]), str(row[1])), at_head.fetchone())
     state = GraphState()
     for node in map(node_from_row, nodes.fetchall()):
         state.nodes[node.id] = node

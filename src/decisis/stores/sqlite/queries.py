@@ -17,7 +17,7 @@ from typing import Any
 from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType, format_time
 from decisis.stores import prefixes
-from decisis.stores.base import MAX_SEQ, Direction, SearchHit
+from decisis.stores.base import MAX_SEQ, Direction, SearchHit, StorageCheck
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
     EVENT_COLUMNS,
@@ -32,6 +32,7 @@ from decisis.stores.sqlite.rows import (
 from decisis.stores.sqlite.schema import PAYLOAD_NEW
 
 __all__ = [
+    "check_storage",
     "edges",
     "events_page",
     "fts_query",
@@ -279,8 +280,17 @@ def events_page(
     if until is not None:
         sql += " AND at <= :until"
         params["until"] = format_time(until)
-    rows = conn.execute(sql + " ORDER BY seq LIMIT :size", params).fetchall()
+    factory = conn.text_factory  # bytes that are not UTF-8 (written behind decisis's back)
+    conn.text_factory = _lenient_text  # read as U+FFFD, so the chain check names their seq
+    try:
+        rows = conn.execute(sql + " ORDER BY seq LIMIT :size", params).fetchall()
+    finally:
+        conn.text_factory = factory
     return [event_from_row(row) for row in rows]
+
+
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
 
 
 # The seqs from two index lookups, ``ledger_by_entity`` and ``ledger_by_new`` (schema
@@ -315,3 +325,29 @@ def graphs(conn: sqlite3.Connection) -> list[str]:
     """The graphs with a ledger, by name."""
     rows = conn.execute("SELECT graph FROM heads ORDER BY graph").fetchall()
     return [str(row[0]) for row in rows]
+
+
+def check_storage(conn: sqlite3.Connection, graph: str, quick: bool) -> StorageCheck:
+    """The file's own integrity (``PRAGMA integrity_check``, or ``quick_check``: no index
+    contents), and the full-text index against the nodes (FTS5's ``integrity-check``, which
+    needs to write: on a read-only file it is said not to have run)."""
+    pragma = "quick_check" if quick else "integrity_check"
+    checked = [f"database file (PRAGMA {pragma})"]
+    problems = [
+        f"database file: {row[0]}"
+        for row in conn.execute(f"PRAGMA {pragma}").fetchall()
+        if row[0] != "ok"
+    ]
+    try:
+        conn.execute("INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('integrity-check', 1)")
+        checked.append("full-text index against the nodes")
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise
+        checked.append("full-text index: not checked (the file is open read-only)")
+    except sqlite3.DatabaseError:
+        problems.append(
+            "full-text index: it disagrees with the nodes (entries missing or stale); "
+            "search may miss records"
+        )
+    return StorageCheck(tuple(checked), tuple(problems))

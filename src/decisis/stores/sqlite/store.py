@@ -4,6 +4,16 @@ The connection runs in WAL mode (readers never block the writer), with a busy
 timeout so a second process waits for the write lock instead of failing, and
 ``isolation_level=None`` so transactions are exactly the ``BEGIN IMMEDIATE`` /
 ``COMMIT`` this class issues. A lock serialises threads on the one connection.
+
+Durability: ``synchronous=FULL`` by default, so a commit that returned survives a power
+loss (with ``NORMAL``, SQLite documents that WAL may roll back the latest commits);
+``sqlite:///path.db?synchronous=normal`` trades that for speed (``bench/sqlite_sync.py``).
+
+A file that cannot be written (a read-only folder or medium, a full disk) is still opened
+for reading and ``verify``: read-only (``mode=ro``), or, when even that needs a file SQLite
+cannot create (the ``-shm`` of a WAL file in a read-only folder), as immutable. Such a
+store refuses writes with a ``StoreError`` that says why, and refuses a file whose schema
+is older than this code (it cannot be migrated there).
 """
 
 from __future__ import annotations
@@ -30,16 +40,39 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["BUSY_TIMEOUT_MS", "SQLiteStore"]
+__all__ = ["BUSY_TIMEOUT_MS", "SYNCHRONOUS", "SQLiteStore", "path_from_url", "url_options"]
 
 BUSY_TIMEOUT_MS = 10_000
 _MEMORY = ":memory:"
 T = TypeVar("T")
 
 
+SYNCHRONOUS = ("full", "normal")  # what ``?synchronous=`` accepts; the first is the default
+
+
+def url_options(url: str) -> tuple[str, dict[str, str]]:
+    """The URL without its query, and the query's options (``synchronous`` only)."""
+    base, _, query = url.partition("?")
+    options: dict[str, str] = {}
+    for part in filter(None, query.split("&")):
+        name, _, value = part.partition("=")
+        if name != "synchronous":
+            raise UnsupportedStore(
+                f"cannot open {url!r}: unknown option {name!r} (allowed: synchronous)"
+            )
+        if value.lower() not in SYNCHRONOUS:
+            raise UnsupportedStore(
+                f"cannot open {url!r}: synchronous={value!r} (allowed: {', '.join(SYNCHRONOUS)})"
+            )
+        options[name] = value.lower()
+    return base, options
+
+
 def path_from_url(url: str) -> str:
     """``sqlite:///rel.db`` → ``rel.db``, ``sqlite:////abs.db`` → ``/abs.db``,
-    ``sqlite://:memory:`` (or ``sqlite:///:memory:``) → ``:memory:``."""
+    ``sqlite://:memory:`` (or ``sqlite:///:memory:``) → ``:memory:``; a query
+    (``?synchronous=normal``) is not part of the path."""
+    url, _ = url_options(url)
     scheme, sep, rest = url.partition("://")
     if scheme != "sqlite" or not sep:
         raise UnsupportedStore(f"SQLiteStore cannot open {url!r}: use sqlite:///path/to/file.db")
@@ -72,6 +105,80 @@ def _use_wal(conn: sqlite3.Connection) -> None:
             time.sleep(0.02)
 
 
+def _unwritable(path: str) -> str | None:
+    """Why ``path`` (an existing database file) cannot be written, or ``None`` when it can
+    as far as the file system says (then a failure to open is not fixed by reading only)."""
+    if path == _MEMORY or not os.path.isfile(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return None
+    if stats.f_flag & os.ST_RDONLY:
+        return "its file system is mounted read-only"
+    if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
+        return "the file or its folder cannot be written"
+    if stats.f_bavail == 0:
+        return "the disk is full"
+    return None
+
+
+def _connect_read_only(path: str) -> sqlite3.Connection:
+    """A read-only connection: ``mode=ro``, or ``immutable=1`` when ``mode=ro`` still needs
+    a file it cannot create (a WAL file's ``-shm`` in a folder nobody may write)."""
+    from urllib.parse import quote
+
+    last: sqlite3.Error | None = None
+    for flags in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(
+                f"file:{quote(os.path.abspath(path))}?{flags}",
+                uri=True,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            conn.execute("PRAGMA temp_store = MEMORY")
+            return conn
+        except sqlite3.Error as exc:
+            conn.close()
+            last = exc
+    assert last is not None
+    raise last
+
+
+def _check_current(conn: sqlite3.Connection, path: str, why: str) -> None:
+    """A read-only file cannot be migrated: refuse one older (or newer) than this code."""
+    from decisis.stores.sqlite.schema import SCHEMA_VERSION, schema_version
+
+    found = schema_version(conn)
+    if found != SCHEMA_VERSION:
+        raise StoreError(
+            f"SQLite database {path} is read-only ({why}) and has schema version {found}, "
+            f"not {SCHEMA_VERSION}: open it once where it can be written, to migrate it"
+        )
+
+
+def _in_savepoint(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``work`` inside the open transaction (``write_lock``'s): kept when it returns,
+    undone alone when it raises."""
+    conn.execute("SAVEPOINT decisis_work")
+    try:
+        result = work(conn)
+    except BaseException:
+        conn.execute("ROLLBACK TO decisis_work")
+        conn.execute("RELEASE decisis_work")
+        raise
+    conn.execute("RELEASE decisis_work")
+    return result
+
+
 class SQLiteStore(SqlFront[sqlite3.Connection]):
     """A ``Store`` in one SQLite file (or ``:memory:``); opening migrates, never wipes."""
 
@@ -79,14 +186,28 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
     _walks = walks
     _writes = writes
 
-    def __init__(self, path: str | os.PathLike[str], *, url: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        url: str | None = None,
+        synchronous: str = SYNCHRONOUS[0],
+    ) -> None:
         self.path = os.fspath(path)
         self.url = url or f"sqlite:///{self.path}"
+        if synchronous not in SYNCHRONOUS:
+            raise UnsupportedStore(f"synchronous={synchronous!r} (allowed: {SYNCHRONOUS})")
+        self.synchronous = synchronous
+        self.read_only: str | None = None  # why the file was opened read-only, if it was
         self._lock = threading.RLock()
+        self._holding = False  # inside write_lock: its BEGIN IMMEDIATE is open
         self._matrices = MatrixCache()  # spaces stacked for nearest(); see ``vectors``
         self._conn = self._connect()
         try:
-            migrate(self._conn, where=f"SQLite database {self.path}")
+            if self.read_only is None:
+                migrate(self._conn, where=f"SQLite database {self.path}")
+            else:
+                _check_current(self._conn, self.path, self.read_only)
             for statement in walks.TEMP_TABLES:
                 self._conn.execute(statement)
         except sqlite3.Error as exc:
@@ -98,9 +219,24 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
 
     @classmethod
     def from_url(cls, url: str) -> Self:
-        return cls(path_from_url(url), url=url)
+        _, options = url_options(url)
+        return cls(path_from_url(url), url=url, **options)
 
     def _connect(self) -> sqlite3.Connection:
+        try:
+            return self._connect_writable()
+        except StoreError as failed:
+            reason = _unwritable(self.path)
+            if reason is None:
+                raise
+            try:
+                conn = _connect_read_only(self.path)
+            except sqlite3.Error:
+                raise failed from None
+            self.read_only = reason
+            return conn
+
+    def _connect_writable(self) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(
                 self.path,
@@ -112,7 +248,7 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
             raise StoreError(f"cannot open SQLite database {self.path}: {exc}") from exc
         try:
             _use_wal(conn)
-            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute(f"PRAGMA synchronous = {self.synchronous.upper()}")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA temp_store = MEMORY")
         except sqlite3.Error as exc:
@@ -138,7 +274,14 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
 
     def _transaction(self, begin: str, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` in one transaction: committed whole, or rolled back on any error."""
+        if self.read_only is not None and begin == "BEGIN IMMEDIATE":
+            raise StoreError(
+                f"{self.url} was opened read-only ({self.read_only}): reads and verify work, "
+                "writes do not"
+            )
         with self._connection() as conn:
+            if self._holding:
+                return _in_savepoint(conn, work)
             conn.execute(begin)
             try:
                 result = work(conn)
@@ -148,6 +291,29 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
                     conn.execute("ROLLBACK")
                 raise
             return result
+
+    @contextmanager
+    def write_lock(self, graph: str) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` held for the block (the file's write lock: every graph's, as
+        SQLite has one writer a file); the store's transactions inside become savepoints of
+        it, committed when the block ends, rolled back if it raises."""
+        with self._connection() as conn:
+            if self._holding:
+                yield
+                return
+            if self.read_only is not None:
+                raise StoreError(f"{self.url} was opened read-only ({self.read_only})")
+            conn.execute("BEGIN IMMEDIATE")
+            self._holding = True
+            try:
+                yield
+            except BaseException:
+                self._holding = False
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            self._holding = False
+            conn.execute("COMMIT")
 
     def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         with self._connection() as conn:

@@ -14,7 +14,12 @@ from collections.abc import Sequence
 
 from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, format_time
-from decisis.stores.checks import check_head
+from decisis.stores.checks import (
+    HEAD_ENTRY_SQL,
+    check_head,
+    check_head_agrees,
+    head_entry_params,
+)
 from decisis.stores.dbapi_writes import Dialect, apply, read_head
 from decisis.stores.fold import canonical_draft
 from decisis.stores.sqlite.rows import EVENT_COLUMNS, canonical_json, event_from_row
@@ -59,6 +64,8 @@ def append(
     transaction (``after_seq``: see ``Store.append``)."""
     seq, checksum = read_head(conn, graph)
     check_head(graph, seq, after_seq)
+    ledger = conn.execute(HEAD_ENTRY_SQL.format(p="?"), head_entry_params(graph, seq))
+    check_head_agrees(graph, (seq, checksum), ledger.fetchone())
     first = seq + 1
     for draft in drafts:
         seq += 1

@@ -1,0 +1,64 @@
+"""SQL stores on files (or a throwaway PostgreSQL schema) that a test can reopen and reach
+behind decisis's back with raw SQL: ``(opener, raw, refold_version)`` per backend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from decisis.stores import Store, open_store
+from tests.stores.postgres.server import admin, drop_schema, new_schema, schema_url
+
+__all__ = ["RAW_BACKENDS", "Opener", "Raw"]
+
+Opener = Callable[[], Store]
+Raw = Callable[[str, tuple[Any, ...]], None]
+
+
+@contextmanager
+def _sqlite(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+
+    def raw(sql: str, params: tuple[Any, ...]) -> None:
+        with sqlite3.connect(path) as conn:
+            conn.execute(sql.replace("%s", "?"), params)
+
+    yield (lambda: open_store(f"sqlite:///{path}")), raw, 6
+
+
+@contextmanager
+def _duckdb(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
+    import duckdb
+
+    path = tmp_path / "old.duckdb"
+
+    def raw(sql: str, params: tuple[Any, ...]) -> None:
+        conn = duckdb.connect(str(path))
+        try:
+            conn.execute(sql.replace("%s", "?"), params)
+        finally:
+            conn.close()
+
+    yield (lambda: open_store(f"duckdb:///{path}")), raw, 4
+
+
+@contextmanager
+def _postgres(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
+    schema = new_schema()
+    url = schema_url(schema)
+
+    def raw(sql: str, params: tuple[Any, ...]) -> None:
+        with admin(url) as conn:
+            conn.execute(sql, params)
+
+    try:
+        yield (lambda: open_store(url)), raw, 6
+    finally:
+        drop_schema(schema)
+
+
+RAW_BACKENDS = {"sqlite": _sqlite, "duckdb": _duckdb, "pg": _postgres}
