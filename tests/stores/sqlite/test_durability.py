@@ -3,11 +3,6 @@ on request), and a read-only folder or medium still opens for reads and ``verify
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,6 +11,7 @@ import decisis
 from decisis.errors import StoreError, UnsupportedStore
 from decisis.stores.sqlite import SQLiteStore
 from decisis.stores.sqlite.schema import SCHEMA_VERSION
+from tests.stores.read_only import read_only_copy
 
 _FULL, _NORMAL = 2, 1  # what PRAGMA synchronous reads back
 
@@ -41,30 +37,6 @@ def test_unknown_options_are_refused_naming_what_is_allowed(tmp_path: Path, quer
         SQLiteStore.from_url(f"sqlite:///{tmp_path / 'a.db'}?{query}")
 
 
-@contextmanager
-def _read_only_copy(source: Path, tmp_path: Path) -> Iterator[Path]:
-    """``source`` copied into a folder this process cannot write: a tmpfs mounted read-only
-    when running as root (root ignores permission bits), else a folder without write bits.
-    The copy has no ``-wal``/``-shm`` beside it, as a file checkpointed and closed."""
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    if os.geteuid() == 0:
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(folder)], check=True)
-        try:
-            shutil.copy(source, folder / source.name)
-            subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
-            yield folder / source.name
-        finally:
-            subprocess.run(["umount", str(folder)], check=True)
-    else:
-        shutil.copy(source, folder / source.name)
-        folder.chmod(0o555)
-        try:
-            yield folder / source.name
-        finally:
-            folder.chmod(0o755)
-
-
 def _written(path: Path) -> str:
     with decisis.open(f"sqlite:///{path}") as graph:
         goal = graph.add_goal("Ship it")
@@ -76,7 +48,7 @@ def _written(path: Path) -> str:
 def test_a_file_in_a_read_only_folder_opens_for_reading_and_verify(tmp_path: Path) -> None:
     source = tmp_path / "a.db"
     goal = _written(source)
-    with _read_only_copy(source, tmp_path) as copy, decisis.open(f"sqlite:///{copy}") as graph:
+    with read_only_copy(source, tmp_path) as copy, decisis.open(f"sqlite:///{copy}") as graph:
         assert isinstance(graph.store, SQLiteStore) and graph.store.read_only
         assert [g.id for g in graph.active_goals()] == [goal]
         assert graph.verify().ok
@@ -94,7 +66,7 @@ def test_a_read_only_file_of_an_older_schema_is_refused_clearly(tmp_path: Path) 
     with conn:
         conn.execute("DELETE FROM schema_migrations WHERE version = ?", (SCHEMA_VERSION,))
     conn.close()
-    with _read_only_copy(source, tmp_path) as copy:
+    with read_only_copy(source, tmp_path) as copy:
         with pytest.raises(StoreError, match="open it once where it can be written") as refused:
             SQLiteStore(copy)
         del refused  # its traceback holds the store, whose connection SQLite closes late

@@ -21,7 +21,8 @@ from decisis.errors import DecisisError, StoreError, UnsupportedStore
 from decisis.model import Event, EventDraft
 from decisis.stores.base import VectorHit, VectorLike
 from decisis.stores.duckdb_store import queries, vectors, walks, writes
-from decisis.stores.duckdb_store.schema import migrate
+from decisis.stores.duckdb_store.schema import SCHEMA_VERSION, migrate, schema_version
+from decisis.stores.files import unwritable
 from decisis.stores.sql_front import SqlFront, in_transaction
 from decisis.stores.sql_vector_front import Ids
 from decisis.stores.vectors import VectorBatch
@@ -60,10 +61,18 @@ def path_from_url(url: str) -> str:
     return rest[1:]
 
 
-def _connect(path: str) -> Conn:
+def _connect(path: str) -> tuple[Conn, str | None]:
+    """A connection, and why it is read-only when the file cannot be written (a read-only
+    folder or medium, a full disk): then reads and ``verify`` still work."""
     try:
-        return duckdb.connect(path)
+        return duckdb.connect(path), None
     except duckdb.Error as exc:
+        reason = unwritable(path)
+        if reason is not None:
+            try:
+                return duckdb.connect(path, read_only=True), reason
+            except duckdb.Error:
+                pass
         raise StoreError(f"cannot open DuckDB database {path}: {exc}") from exc
 
 
@@ -78,11 +87,18 @@ class DuckDBStore(SqlFront[Conn]):
         self.path = os.fspath(path)
         self.url = url or f"duckdb:///{self.path}"
         self._lock = threading.RLock()
-        self._conn = _connect(self.path)
+        self._conn, self.read_only = _connect(self.path)
         try:
             for setting in SETTINGS:
                 self._conn.execute(setting)
-            migrate(self._conn, where=f"DuckDB database {self.path}")
+            if self.read_only is None:
+                migrate(self._conn, where=f"DuckDB database {self.path}")
+            elif schema_version(self._conn) != SCHEMA_VERSION:
+                raise StoreError(
+                    f"DuckDB database {self.path} is read-only ({self.read_only}) and has "
+                    f"schema version {schema_version(self._conn)}, not {SCHEMA_VERSION}: open it "
+                    "once where it can be written, to migrate it"
+                )
         except duckdb.Error as exc:
             self._conn.close()
             raise StoreError(f"cannot prepare DuckDB database {self.path}: {exc}") from exc
@@ -133,11 +149,20 @@ class DuckDBStore(SqlFront[Conn]):
     def _snapshot(self, work: Callable[[Conn], T]) -> T:
         return self._transaction(work)
 
+    def _writable(self) -> None:
+        if self.read_only is not None:
+            raise StoreError(
+                f"{self.url} was opened read-only ({self.read_only}): reads and verify work, "
+                "writes do not"
+            )
+
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
+        self._writable()
         return self._transaction(lambda c: writes.append(c, graph, drafts, after_seq))
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:
+        self._writable()
         return self._transaction(lambda c: vectors.put(c, graph, space, batch))
 
     def _get_vectors(
@@ -152,6 +177,7 @@ class DuckDBStore(SqlFront[Conn]):
         return self._transaction(lambda c: vectors.nearest(c, graph, space, query, k, ids, as_of))
 
     def _delete_vectors(self, graph: str, space: str, ids: Ids) -> int:
+        self._writable()
         return self._transaction(lambda c: vectors.delete(c, graph, space, ids))
 
     def vector_spaces(self, graph: str) -> dict[str, int]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from decisis.errors import StoreError, UnsupportedStore
 from decisis.model import Event, EventDraft
 from decisis.stores.base import VectorHit, VectorLike
+from decisis.stores.files import unwritable
 from decisis.stores.sql_front import SqlFront
 from decisis.stores.sql_vector_front import Ids
 from decisis.stores.sqlite import queries, vectors, walks, writes
@@ -106,22 +107,7 @@ def _use_wal(conn: sqlite3.Connection) -> None:
 
 
 def _unwritable(path: str) -> str | None:
-    """Why ``path`` (an existing database file) cannot be written, or ``None`` when it can
-    as far as the file system says (then a failure to open is not fixed by reading only)."""
-    if path == _MEMORY or not os.path.isfile(path):
-        return None
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        stats = os.statvfs(folder)
-    except OSError:
-        return None
-    if stats.f_flag & os.ST_RDONLY:
-        return "its file system is mounted read-only"
-    if not os.access(path, os.W_OK) or not os.access(folder, os.W_OK):
-        return "the file or its folder cannot be written"
-    if stats.f_bavail == 0:
-        return "the disk is full"
-    return None
+    return None if path == _MEMORY else unwritable(path)
 
 
 def _connect_read_only(path: str) -> sqlite3.Connection:
