@@ -78,9 +78,14 @@ def ingest(
     """Read ADR folders into the graph; re-running adds events only for changed records."""
     from decisis.adr import forget_model, use_model
     from decisis.adr import ingest as run
+    from decisis.cli.common import working
 
     state = get_state(ctx)
-    with _model(model, model_name, provider, use_model, forget_model):
+    where = ", ".join(str(f) for f in folders)
+    with (
+        _model(model, model_name, provider, use_model, forget_model),
+        working(f"reading and linking the records of {where}"),
+    ):
         report = run(state.graph, *folders, follow_symlinks=follow_symlinks)
     if state.json:
         typer.echo(json.dumps(report.to_dict(), indent=2))

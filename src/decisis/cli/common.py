@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -22,7 +24,9 @@ __all__ = [
     "TokenOpt",
     "choices",
     "parse_json_object",
+    "progress",
     "short_ids",
+    "working",
 ]
 
 
@@ -81,3 +85,41 @@ def parse_json_object(text: str | None, field: str) -> dict[str, Any] | None:
             field, f"expected an object, got {type(value).__name__}", "a JSON object"
         )
     return value
+
+
+@contextmanager
+def progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def tick(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield tick
+
+
+@contextmanager
+def working(label: str) -> Iterator[None]:
+    """A Rich spinner on stderr saying what is under way, when stderr is a terminal: for the
+    steps that are one call (an ingest, an import), which a bar cannot count."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(label):
+        yield

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from decisis.cli.common import progress
 from decisis.cli.state import get_state
 from decisis.errors import Conflict, IntegrityError, InvalidInput
 
@@ -80,7 +81,12 @@ def copy(
             names = [graph] if graph else src.graphs()
             if to is not None and len(names) != 1:
                 raise InvalidInput("to", "renames one graph only", "--graph NAME with --to")
-            done = [copy_graph(src, dst, name, to or name) for name in names]
+            done = []
+            with progress("copying graphs") as tick:
+                for name in names:
+                    done.append(copy_graph(src, dst, name, to or name))
+                    if tick is not None:
+                        tick(len(done), len(names))
         finally:
             dst.close()
     finally:

@@ -4,14 +4,13 @@ measured against the true ones."""
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from decisis.cli.common import progress
 from decisis.cli.state import get_state
 from decisis.errors import InvalidInput
 
@@ -23,31 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _SHOWN = ("decisis-static", "decisis")
-
-
-@contextmanager
-def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A Rich progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=None)
-
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield tick
 
 
 def _links(corpus: Sequence[Path], truth: Sequence[Path]) -> LinkReport:
@@ -138,12 +112,12 @@ def _fitted(
     fitted = None
     if loco or fit is not None:
         base = given or DEFAULT_SETTINGS
-        with _progress("reading the questions") as tick:
+        with progress("reading the questions") as tick:
             cases = cases_of(load_suite(suite), base, progress=tick)
         if fit is not None:
             fit.write_text(json.dumps(fit_settings(cases, base).to_dict(), indent=2) + "\n")
         if loco:
-            with _progress("fitting, one corpus held out at a time") as tick:
+            with progress("fitting, one corpus held out at a time") as tick:
                 fitted = leave_one_out(cases, base, progress=tick)
     if fitted is None and given is not None:
         fitted = {group: given for group in load_suite(suite).groups}
@@ -225,7 +199,7 @@ def eval_(
     outcomes: list[Outcome] = []
     link_report: LinkReport | None = None
     fitted = _fitted(suite, given, fit, loco)
-    with _progress("asking") as tick:
+    with progress("asking") as tick:
         if suite is not None:
             outcomes = run_suite(
                 load_suite(suite),

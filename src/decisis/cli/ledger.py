@@ -134,7 +134,10 @@ def import_(
         raise MalformedImport(
             "file", "is not UTF-8 text", "a JSON file from 'decisis export'"
         ) from None
-    added = state.graph.import_(text)
+    from decisis.cli.common import working
+
+    with working(f"checking and importing {file.name}"):
+        added = state.graph.import_(text)
     if state.json:
         from decisis.cli.jsonout import emit
 

@@ -135,6 +135,12 @@ def add(
     metadata: MetadataOpt = None,
     chosen: ChosenOpt = None,
     rejected: RejectedOpt = None,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Print only the new node's id, for scripts: id=$(decisis add …)"
+        ),
+    ] = False,
 ) -> None:
     """Add a node, joined to --parent if given; a decision may list options chosen and rejected."""
     state = get_state(ctx)
@@ -160,6 +166,9 @@ def add(
         node = state.graph.add_node(
             type_, label, parent=parent, edge_type=edge_type or "leads_to", **fields
         )
+    if quiet and not state.json:
+        typer.echo(node.id)
+        return
     _print_node(state, "added", node)
 
 
