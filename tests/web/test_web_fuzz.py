@@ -43,6 +43,7 @@ def _operations() -> list[str]:
     return [
         "GET /api/nodes",
         "GET /api/nodes/{ref}",
+        "GET /api/nodes/{ref}/neighbourhood",
         "GET /api/edges/{ref}",
         "GET /api/goals",
         "GET /api/recent",

@@ -36,6 +36,7 @@ from decisis.web.schemas import (
     GoalTreeOut,
     HitOut,
     LearnedOut,
+    NeighbourhoodOut,
     NodeDetail,
     NodeOut,
     PrecedentOut,
@@ -159,6 +160,18 @@ def show_node(site: SiteDep, ref: Ref) -> dict[str, Any]:
         "in": [e.to_dict() for e in edges if e.target == node.id],
         "history": [event_dict(e) for e in history],
     }
+
+
+@router.get(
+    "/nodes/{ref}/neighbourhood",
+    summary="A node, its edges one hop out and in, and its supersession chains",
+    response_model=NeighbourhoodOut,
+)
+def show_neighbourhood(site: SiteDep, ref: Ref) -> dict[str, Any]:
+    from decisis.web.views import neighbourhood
+
+    with site.using() as graph:
+        return neighbourhood(graph, ref)
 
 
 @router.get("/edges/{ref}", summary="An edge with its ledger history", response_model=EdgeDetail)

@@ -178,13 +178,15 @@ def create_app(
     (``decisis.web.access``)."""
     from decisis import __version__
     from decisis.agent.tools import Toolbox
-    from decisis.web import api, pages
+    from decisis.web import api, assets, pages
     from decisis.web.access import TokenGate
 
     app = FastAPI(
         title=title,
         version=__version__,
         description="Decision memory: browse the graph, ask what stands, audit the ledger.",
+        docs_url=None,  # FastAPI's loads Swagger UI from a CDN: ``assets.mount`` serves ours
+        redoc_url=None,
     )
     app.state.site = Site(graph, Toolbox(graph))
     app.state.gate = None
@@ -206,6 +208,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, on_invalid)
     app.include_router(api.router)
     app.include_router(pages.router)
+    assets.mount(app)
     return app
 
 

@@ -1,6 +1,7 @@
 """Pages for people: the graph to browse (goals, recent decisions, a node with its edges and
 history), "what do we do about X?" with a form to correct the answer, what was learnt, and
-the ledger with its verification. Plain HTML forms and links: no script is needed."""
+the ledger with its verification. Plain HTML forms and links: no script is needed but for
+the picture of a node's neighbourhood (``static/graph.js``), which the edge table repeats."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from decisis.adr import MAX_QUESTION_CHARS
 from decisis.errors import NotFound
 from decisis.forms import verify_dict
+from decisis.model import EdgeType, LinkState
 from decisis.web.access import safe_next
 from decisis.web.app import Site, site_of
+from decisis.web.views import entities, shown_status, when
 
 if TYPE_CHECKING:
     from decisis.graph import Graph
@@ -27,17 +30,20 @@ __all__ = ["render", "router"]
 
 router = APIRouter(include_in_schema=False)
 PAGE_EVENTS = 50  # ledger events on one page of the audit, unless ?limit= says otherwise
+CANDIDATE = LinkState.CANDIDATE
 MAX_PAGE_EVENTS = 1000  # the most ?limit= may ask for (as the API's MAX_LIMIT)
 
 
 @cache
 def _templates() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("decisis.web", "templates"),
         autoescape=select_autoescape(default=True),
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["when"] = when  # every time on every page, to the second
+    return env
 
 
 def render(name: str, **context: Any) -> str:
@@ -85,9 +91,29 @@ def node(site: SiteDep, ref: str) -> str:
         into=[e for e in edges if e.target == found.id],
         history=history,
         standing=standing,
+        badge=shown_status(found, standing),
+        candidates=[e for e in edges if e.type is EdgeType.SUPERSEDES and e.state is CANDIDATE],
         labels=labels,
         short=short,
     )
+
+
+@router.post("/nodes/{ref}/judge")
+def judge(
+    site: SiteDep,
+    ref: str,
+    old: Annotated[str, Form(max_length=100)],
+    new: Annotated[str, Form(max_length=100)],
+    verdict: Annotated[str, Form(max_length=20)],
+) -> RedirectResponse:
+    """Confirm or reject a candidate replacement (``Graph.judge``), then show the node's
+    page again. Only from this server's own pages: ``binding.Guard`` refuses other sites'
+    posts before this runs; a verdict other than confirmed or rejected is refused by
+    ``judge`` itself."""
+    with site.using() as graph:
+        page = graph.get(ref).id
+        graph.judge(old, new, verdict)
+    return RedirectResponse(f"/nodes/{page}", status_code=303)
 
 
 @router.get("/search", response_class=HTMLResponse)
@@ -193,6 +219,7 @@ def audit(
     report = verify_dict(site.verify())
     with site.using() as graph:
         events = list(islice(graph.events(after_seq=after), limit + 1))  # one more: is there?
+        about = entities(graph, events[:limit])
     later = events[limit - 1].seq if len(events) > limit else None
     pages = {
         "earlier": max(after - limit, 0) if after > 0 else None,  # seqs run 1, 2, 3, ...
@@ -205,6 +232,7 @@ def audit(
         title="Audit",
         report=report,
         events=shown,
+        about=about,
         after=after,
         limit=limit,
         pages=pages,

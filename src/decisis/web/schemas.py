@@ -25,6 +25,7 @@ __all__ = [
     "GoalTreeOut",
     "HitOut",
     "LearnedOut",
+    "NeighbourhoodOut",
     "NodeDetail",
     "NodeOut",
     "ReachedOut",
@@ -143,6 +144,35 @@ class StandingOut(_Out):
     superseded: bool
     standing: list[NodeOut] = Field(description="The decisions that stand for it now.")
     chains: list[list[NodeOut]] = Field(description="Each path of replacements to one of them.")
+
+
+class NearNode(_Out):
+    """A node in a neighbourhood, with the status ``Graph.current`` agrees with."""
+
+    id: str
+    type: NodeType
+    label: str
+    key: str | None = Field(description="The ADR record's key, for a record.")
+    status: NodeStatus = Field(description="``superseded`` when a believed replacement exists.")
+    centre: bool = Field(description="Whether it is the node asked about.")
+
+
+class NearEdge(_Out):
+    id: str
+    type: EdgeType
+    source: str
+    target: str
+    state: LinkState
+    confidence: float | None
+
+
+class NeighbourhoodOut(_Out):
+    """A node, its edges in and out with the nodes at their ends, and its supersession
+    chains to what stands now: each node and edge once, for a picture."""
+
+    centre: str
+    nodes: list[NearNode]
+    edges: list[NearEdge]
 
 
 class AtOut(_Out):
