@@ -2,8 +2,9 @@
 
 Four stages, imports one way: ``read`` (files into records) -> ``link`` (which record replaced
 which, into the graph) -> ``answer`` (the record that stands for a question) -> ``learn``
-(corrections). This module is their face, and all that the front doors, ``agent`` and
-``evaluation`` import::
+(corrections); beside them ``write`` (new records and status lines, as adr-tools writes them),
+which reads with ``read`` and is imported by none of the four. This module is their face, and
+all that the front doors, ``agent`` and ``evaluation`` import::
 
     from decisis.adr import ingest, ask, correct, undo, learned, prepare, AnswerSettings
 
@@ -48,8 +49,22 @@ if TYPE_CHECKING:
         read_folder,
         read_record,
     )
+    from decisis.adr.write import (
+        Listed,
+        Written,
+        folder_to_read,
+        link_records,
+        list_records,
+        new_record,
+    )
 
 _WHERE = {
+    "Listed": "decisis.adr.write",
+    "Written": "decisis.adr.write",
+    "folder_to_read": "decisis.adr.write",
+    "link_records": "decisis.adr.write",
+    "list_records": "decisis.adr.write",
+    "new_record": "decisis.adr.write",
     "DEFAULT_SETTINGS": "decisis.adr.answer",
     "MAX_QUESTION_CHARS": "decisis.adr.answer",
     "Answer": "decisis.adr.answer",
@@ -106,9 +121,11 @@ __all__ = [
     "IngestReport",
     "Labelled",
     "Link",
+    "Listed",
     "NotARecord",
     "ReadProblem",
     "ReadResult",
+    "Written",
     "ask",
     "believed_links",
     "check_question",
@@ -117,12 +134,16 @@ __all__ = [
     "count_tokens",
     "fit_case",
     "fit_settings",
+    "folder_to_read",
     "forget_model",
     "forget_reranker",
     "held_out_right",
     "ingest",
     "learned",
     "leave_one_out",
+    "link_records",
+    "list_records",
+    "new_record",
     "prepare",
     "read_folder",
     "read_record",

@@ -81,7 +81,7 @@ def new(
     ] = "nygard",
 ) -> None:
     """Write the next numbered ADR from a template (today's date, status Accepted)."""
-    from decisis.adr.write import new_record
+    from decisis.adr import new_record
 
     state = get_state(ctx)
     written = new_record(title, folder=folder, fmt=fmt, supersedes=supersedes)
@@ -93,7 +93,7 @@ def new(
 @adr_app.command("list")
 def list_(ctx: typer.Context, folder: Dir = None) -> None:
     """Each record of the folder: number, title, status, and what replaced it."""
-    from decisis.adr.write import folder_to_read, list_records
+    from decisis.adr import folder_to_read, list_records
 
     state = get_state(ctx)
     listed = list_records(folder_to_read(folder))
@@ -120,7 +120,7 @@ def link(
     folder: Dir = None,
 ) -> None:
     """Add 'LINK \\[target](file)' to SOURCE's status (and the reverse line to TARGET's)."""
-    from decisis.adr.write import link_records
+    from decisis.adr import link_records
 
     state = get_state(ctx)
     written = link_records(source, words, target, reverse=reverse, folder=folder)
