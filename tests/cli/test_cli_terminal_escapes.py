@@ -78,3 +78,12 @@ def test_visible_escapes_every_control_character_and_nothing_else() -> None:
     assert shown.endswith("é ✓ \\x1b") and "\t" in shown
     assert all(ord(c) >= 0x20 and not 0x7F <= ord(c) < 0xA0 for c in shown if c != "\t")
     assert visible("a\nb") == "a\\nb" and visible("a\r\nb", lines=True) == "a\\r\nb"
+
+
+def test_visible_escapes_bidirectional_controls() -> None:
+    """A right-to-left override would show ``Use Redis`` reversed after it: shown escaped."""
+    bidi = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    shown = visible("Use \u202eRedis\u202c " + "".join(map(chr, bidi)) + " שלום")
+    assert shown.startswith("Use \\u202eRedis\\u202c ")
+    assert not any(ord(c) in bidi for c in shown)
+    assert "\\u2066" in shown and shown.endswith(" שלום")  # plain right-to-left text stays
