@@ -4,8 +4,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.stores.helpers import store  # every backend, for the tests that need them all
 
 import decisis
+
+__all__ = ["graph", "store"]
 
 
 @pytest.fixture(params=["memory", "sqlite"])

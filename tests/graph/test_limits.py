@@ -3,7 +3,7 @@ each refusal is an ``InvalidInput`` naming the field and the limit, and writes n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +21,6 @@ from decisis.model.validation import (
 from decisis.stores import Store
 
 NUL, SURROGATE = "a\x00b", "a\udcffb"
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    opened = BACKENDS[request.param](tmp_path)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 @pytest.fixture

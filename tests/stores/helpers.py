@@ -7,12 +7,14 @@ their URL from the environment and fail, not skip, when it is unreachable).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from decisis.model import (
     Edge,
@@ -37,6 +39,17 @@ BACKENDS: dict[str, Callable[[Path], Store]] = {
     "postgres": lambda tmp: _postgres(),
     "duckdb": lambda tmp: open_store(f"duckdb:///{tmp}/t.duckdb"),
 }
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A fresh, empty store of each backend; closed after the test. Test folders outside
+    ``tests/stores`` import it by name to run on every backend."""
+    opened = BACKENDS[request.param](tmp_path)
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 def _postgres() -> Store:
