@@ -7,7 +7,8 @@ only know the standard library still catch them sensibly::
     DecisisError
     ├── InvalidInput (ValueError)          bad value: names the field and what is allowed
     │   ├── CycleError                     a supersession or link would close a loop
-    │   └── MalformedImport                an import file that is not a decisis export
+    │   ├── MalformedImport                an import file that is not a decisis export
+    │   └── InvalidArguments               a tool call whose arguments its schema refuses
     ├── NotFound (LookupError)             a node, edge or graph that does not exist
     │   └── AmbiguousId                    a short id that matches more than one record
     ├── Conflict                           the change contradicts what is stored (duplicate id,
@@ -16,30 +17,38 @@ only know the standard library still catch them sensibly::
     ├── StoreError                         the backend failed (cannot open, locked, schema too new)
     │   └── UnsupportedStore (ValueError)  a store URL whose scheme no backend handles
     ├── MissingExtra (ImportError)         an optional feature whose extra is not installed
-    └── Unauthorized                       a request to a server without the token it asks for
+    ├── Unauthorized                       a request to a server without the token it asks for
+    └── ToolsDisabled                      the agent tools have no graph to work on
 
-The CLI, the MCP server and the web app each translate this tree into their own
-form in exactly one place.
+``ERROR_TABLE`` gives each error its HTTP status and CLI exit code, and ``error_body``
+its one body shape, ``{"error": {"type", "message", "field", "allowed"}}``: the CLI's
+``--json``, the web pages and API, and the agent tools all answer with these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 __all__ = [
+    "ERROR_TABLE",
     "AmbiguousId",
     "Conflict",
     "CycleError",
     "DecisisError",
     "HeadMoved",
     "IntegrityError",
+    "InvalidArguments",
     "InvalidInput",
     "MalformedImport",
     "MissingExtra",
     "NotFound",
     "StoreError",
+    "ToolsDisabled",
     "Unauthorized",
     "UnsupportedStore",
+    "answer_for",
+    "error_body",
 ]
 
 
@@ -68,6 +77,16 @@ class CycleError(InvalidInput):
 
 class MalformedImport(InvalidInput):
     """An import file that cannot be read as a decisis export."""
+
+
+class InvalidArguments(InvalidInput):
+    """A tool call whose arguments are not a JSON object its schema accepts (or a tool
+    name no tool has); ``allowed`` describes what the tool takes."""
+
+    def __init__(self, tool: str, problem: str, allowed: str):
+        self.tool = tool
+        super().__init__("arguments", problem, allowed)
+        self.args = (f"{tool}: {problem}",)
 
 
 class NotFound(DecisisError, LookupError):
@@ -161,3 +180,62 @@ class Unauthorized(DecisisError):
     def __init__(self, message: str, allowed: str):
         self.allowed = allowed
         super().__init__(message)
+
+
+class ToolsDisabled(DecisisError):
+    """The agent tools were set up without a graph (no store, or one they cannot use):
+    every call answers with this, naming why, instead of failing the agent's loop."""
+
+
+class Answer(NamedTuple):
+    """How a door answers an error: the HTTP status and the CLI exit code."""
+
+    http: int
+    exit: int
+
+
+# Most specific first: the first class an error is an instance of decides.
+ERROR_TABLE: tuple[tuple[type[DecisisError], Answer], ...] = (
+    (AmbiguousId, Answer(409, 2)),
+    (NotFound, Answer(404, 2)),
+    (InvalidInput, Answer(422, 2)),
+    (Conflict, Answer(409, 2)),
+    (IntegrityError, Answer(500, 2)),
+    (StoreError, Answer(503, 2)),
+    (ToolsDisabled, Answer(503, 2)),
+    (MissingExtra, Answer(501, 2)),
+    (Unauthorized, Answer(401, 2)),
+    (DecisisError, Answer(400, 2)),
+)
+_NOT_OURS = Answer(500, 1)  # a bug, not a refusal: the server's fault, not the caller's
+
+
+def answer_for(error: BaseException | str) -> Answer:
+    """The status and exit code of an error, or of an error type's name (as a tool result
+    carries it); anything outside the tree is a bug: 500."""
+    for kind, answer in ERROR_TABLE:
+        if isinstance(error, str) and error in _names(kind):
+            return answer
+        if isinstance(error, kind):
+            return answer
+    return _NOT_OURS
+
+
+def _names(kind: type[DecisisError]) -> set[str]:
+    found = {kind.__name__}
+    for sub in kind.__subclasses__():
+        found |= _names(sub)
+    return found
+
+
+def error_body(error: BaseException) -> dict[str, Any]:
+    """A refused call as data, the same on every door: the error's type and message, and
+    the field that was wrong and what is allowed there (``None`` when it has none)."""
+    return {
+        "error": {
+            "type": type(error).__name__,
+            "message": str(error),
+            "field": getattr(error, "field", None),
+            "allowed": getattr(error, "allowed", None),
+        }
+    }

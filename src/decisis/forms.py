@@ -92,12 +92,7 @@ def verify_dict(report: VerifyReport) -> dict[str, Any]:
 
 
 def error_dict(exc: BaseException) -> dict[str, Any]:
-    """A refused call as data: the error's type and message, and (for the errors that have
-    them) the field that was wrong and what is allowed there."""
-    error = {
-        "type": type(exc).__name__,
-        "message": str(exc),
-        "field": getattr(exc, "field", None),
-        "allowed": getattr(exc, "allowed", None),
-    }
-    return {"error": error}
+    """A refused call as data: ``decisis.errors.error_body``, the one shape of every door."""
+    from decisis.errors import error_body
+
+    return error_body(exc)

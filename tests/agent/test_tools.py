@@ -190,7 +190,7 @@ def test_current_decision_and_correction_use_the_adr_answers(adr_box: Toolbox) -
         ("find_decisions", {"search": ""}, "search"),
         ("add_goal", "{not json", "JSON object"),
         ("add_goal", "[1, 2]", "JSON object"),
-        ("undo_everything", {}, "no tool named"),
+        ("undo_everything", {}, "no tool named so"),
     ],
 )
 def test_bad_calls_come_back_as_errors_saying_what_is_allowed(

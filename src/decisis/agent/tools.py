@@ -33,7 +33,7 @@ from decisis.agent.schemas import (
     ToolArgs,
     json_schema,
 )
-from decisis.errors import DecisisError
+from decisis.errors import DecisisError, InvalidArguments, ToolsDisabled, error_body
 from decisis.graph import Graph
 
 __all__ = ["TOOLS", "ToolResult", "ToolSpec", "Toolbox", "error_result", "tool_guide", "tool_names"]
@@ -186,15 +186,8 @@ def _describe_args(model: type[ToolArgs]) -> str:
 
 
 def error_result(name: str, exc: BaseException) -> ToolResult:
-    """A ``DecisisError`` (or a refused argument) as a tool error naming field and allowed."""
-    field_name = getattr(exc, "field", None)
-    allowed = getattr(exc, "allowed", None)
-    error = {"type": type(exc).__name__, "message": str(exc)}
-    if field_name:
-        error["field"] = field_name
-    if allowed:
-        error["allowed"] = allowed
-    return ToolResult(name, {"error": error}, is_error=True)
+    """An error as a tool result, in the one body shape (``decisis.errors.error_body``)."""
+    return ToolResult(name, error_body(exc), is_error=True)
 
 
 def _validation_result(spec: ToolSpec, exc: ValidationError) -> ToolResult:
@@ -202,12 +195,8 @@ def _validation_result(spec: ToolSpec, exc: ValidationError) -> ToolResult:
     for err in exc.errors():
         where = ".".join(str(part) for part in err["loc"]) or "arguments"
         problems.append(f"{where}: {err['msg']}")
-    error = {
-        "type": "InvalidArguments",
-        "message": f"{spec.name}: " + "; ".join(problems),
-        "allowed": _describe_args(spec.args),
-    }
-    return ToolResult(spec.name, {"error": error}, is_error=True)
+    refused = InvalidArguments(spec.name, "; ".join(problems), _describe_args(spec.args))
+    return error_result(spec.name, refused)
 
 
 def _parse(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
@@ -236,18 +225,16 @@ class Toolbox:
         """Why the tools answer with errors, in one line (for the model and the logs)."""
         return f"decisis tools are disabled: {self.disabled_reason or 'no store is configured'}"
 
-    def _bad(self, name: str, message: str, allowed: str) -> ToolResult:
-        error = {"type": "InvalidArguments", "message": message, "allowed": allowed}
-        return ToolResult(name, {"error": error}, is_error=True)
+    def _bad(self, name: str, problem: str, allowed: str) -> ToolResult:
+        return error_result(name, InvalidArguments(name, problem, allowed))
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> ToolResult:
         """Run one tool call; every failure comes back as an error result, never raised."""
         spec = self.specs.get(name)
         if spec is None:
-            return self._bad(name, f"no tool named {name!r}", ", ".join(self.specs))
+            return self._bad(name, "no tool named so", ", ".join(self.specs))
         if self.graph is None:
-            error = {"type": "ToolsDisabled", "message": self.disabled_note()}
-            return ToolResult(name, {"error": error}, is_error=True)
+            return error_result(name, ToolsDisabled(self.disabled_note()))
         try:
             raw = _parse(arguments)
         except (ValueError, TypeError) as exc:

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from decisis.adr import MAX_QUESTION_CHARS
+from decisis.errors import answer_for
 from decisis.forms import (
     event_dict,
     goal_tree_dict,
@@ -372,10 +373,6 @@ def tools(site: SiteDep) -> list[dict[str, Any]]:
     ]
 
 
-# A tool's error type -> HTTP status; any other refused call is the caller's input.
-_TOOL_STATUS = {"NotFound": 404, "AmbiguousId": 409, "Conflict": 409, "ToolsDisabled": 503}
-
-
 @router.post("/tools/{name}", summary="Call a decision tool (record_decision, add_goal, …)")
 def call_tool(
     site: SiteDep, name: str, arguments: Annotated[dict[str, Any], Body()]
@@ -385,5 +382,5 @@ def call_tool(
     if not result.is_error:
         return JSONResponse(result.data)
     kind = result.data.get("error", {}).get("type", "")
-    status = 404 if name not in site.tools.specs else _TOOL_STATUS.get(kind, 422)
+    status = 404 if name not in site.tools.specs else answer_for(kind).http
     return JSONResponse(result.data, status_code=status)

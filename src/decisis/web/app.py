@@ -13,15 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from decisis.binding import MAX_BODY_BYTES, Guard, Hosts, Receive, Scope, Send
 from decisis.errors import (
-    AmbiguousId,
-    Conflict,
     DecisisError,
-    IntegrityError,
     InvalidInput,
     MissingExtra,
-    NotFound,
-    StoreError,
-    Unauthorized,
+    answer_for,
 )
 from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
 
@@ -87,22 +82,8 @@ def site_of(request: Request) -> Site:
 
 
 def status_of(exc: DecisisError) -> int:
-    """The HTTP status of a decisis error: what was wrong with the request, or the server."""
-    if isinstance(exc, StoreError):  # UnsupportedStore included
-        return 503
-    if isinstance(exc, AmbiguousId | Conflict):
-        return 409
-    if isinstance(exc, NotFound):
-        return 404
-    if isinstance(exc, InvalidInput):
-        return 422
-    if isinstance(exc, IntegrityError):
-        return 500
-    if isinstance(exc, MissingExtra):
-        return 501
-    if isinstance(exc, Unauthorized):
-        return 401
-    return 400
+    """The HTTP status of a decisis error, from the one table (``decisis.errors``)."""
+    return answer_for(exc).http
 
 
 _PLACES = frozenset({"query", "path", "body", "header", "cookie"})
