@@ -2,7 +2,8 @@
 
 Every ``DecisisError`` a command raises ends here (``DecisisGroup.invoke``): a
 one-line ``error: ...`` in red on stderr, or with ``--json`` a JSON object
-``{"error": {"type", "message", "field", "allowed"}}`` on stdout; exit code 2.
+``{"error": {"type", "message", "field", "allowed"}}`` on stdout; the exit code of
+``decisis.errors.ERROR_TABLE`` (2).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ EXIT_ERROR = 2
 
 
 def _fail(exc: DecisisError, as_json: bool) -> NoReturn:
-    """Report an expected error and exit with ``EXIT_ERROR``."""
+    """Report an expected error and exit with its code in the one table (``EXIT_ERROR``)."""
+    from decisis.errors import answer_for
+
     if as_json:
         from decisis.cli.jsonout import emit
         from decisis.forms import error_dict
@@ -32,7 +35,7 @@ def _fail(exc: DecisisError, as_json: bool) -> NoReturn:
         from decisis.cli.render import print_error
 
         print_error(str(exc))
-    raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(answer_for(exc).exit)
 
 
 def _hoist_json(args: list[str]) -> list[str]:
