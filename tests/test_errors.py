@@ -27,6 +27,7 @@ def test_statuses_follow_the_most_specific_class() -> None:
     assert answer_for(decisis.StoreError("locked")).http == 503
     assert answer_for(decisis.ToolsDisabled("no store")).http == 503
     assert answer_for("HeadMoved").http == 409
+    assert answer_for("NotARecord").http == 422  # a subclass defined outside decisis.errors
     assert answer_for(RuntimeError("a bug")) == (500, 1) and answer_for("KeyError").http == 500
 
 
@@ -55,3 +56,6 @@ def test_disabled_tools_and_refused_arguments_are_errors_of_the_tree() -> None:
     error = bad.data["error"]
     assert error["type"] == "InvalidArguments" and error["field"] == "arguments"
     assert error["message"].startswith("add_goal: ") and "label" in error["allowed"]
+    unknown = Toolbox(None).call("undo_everything", {}).data["error"]
+    assert unknown["type"] == "InvalidArguments" and unknown["field"] == "name"
+    assert "add_goal" in unknown["allowed"]

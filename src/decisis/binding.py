@@ -346,9 +346,9 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 async def _send_json(
     send: Send, status: int, error: DecisisError, headers: Iterable[tuple[bytes, bytes]] = ()
 ) -> None:
-    from decisis.forms import error_dict
+    from decisis.errors import error_body
 
-    raw = json.dumps(error_dict(error)).encode()
+    raw = json.dumps(error_body(error)).encode()
     start = [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": [*start, *headers]})
     await send({"type": "http.response.body", "body": raw})

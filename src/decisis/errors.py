@@ -80,12 +80,12 @@ class MalformedImport(InvalidInput):
 
 
 class InvalidArguments(InvalidInput):
-    """A tool call whose arguments are not a JSON object its schema accepts (or a tool
-    name no tool has); ``allowed`` describes what the tool takes."""
+    """A tool call whose arguments are not a JSON object its schema accepts (``field`` is
+    ``arguments``), or a tool name no tool has (``name``); ``allowed`` says what would do."""
 
-    def __init__(self, tool: str, problem: str, allowed: str):
+    def __init__(self, tool: str, problem: str, allowed: str, *, field: str = "arguments"):
         self.tool = tool
-        super().__init__("arguments", problem, allowed)
+        super().__init__(field, problem, allowed)
         self.args = (f"{tool}: {problem}",)
 
 
@@ -213,19 +213,22 @@ _NOT_OURS = Answer(500, 1)  # a bug, not a refusal: the server's fault, not the 
 def answer_for(error: BaseException | str) -> Answer:
     """The status and exit code of an error, or of an error type's name (as a tool result
     carries it); anything outside the tree is a bug: 500."""
-    for kind, answer in ERROR_TABLE:
-        if isinstance(error, str) and error in _names(kind):
-            return answer
-        if isinstance(error, kind):
+    kind = _class_named(error) if isinstance(error, str) else type(error)
+    for row, answer in ERROR_TABLE:
+        if kind is not None and issubclass(kind, row):
             return answer
     return _NOT_OURS
 
 
-def _names(kind: type[DecisisError]) -> set[str]:
-    found = {kind.__name__}
-    for sub in kind.__subclasses__():
-        found |= _names(sub)
-    return found
+def _class_named(name: str) -> type[BaseException] | None:
+    """The class of the tree with this name, subclasses defined outside this module too."""
+    pending: list[type[BaseException]] = [DecisisError]
+    while pending:
+        kind = pending.pop()
+        if kind.__name__ == name:
+            return kind
+        pending.extend(kind.__subclasses__())
+    return None
 
 
 def error_body(error: BaseException) -> dict[str, Any]:

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from decisis.stores.replay import VerifyReport
 
 __all__ = [
-    "error_dict",
     "event_dict",
     "goal_tree_dict",
     "hit_dict",
@@ -89,10 +88,3 @@ def verify_dict(report: VerifyReport) -> dict[str, Any]:
         "problems": [str(problem) for problem in report.problems],
         "checked": list(report.checked),
     }
-
-
-def error_dict(exc: BaseException) -> dict[str, Any]:
-    """A refused call as data: ``decisis.errors.error_body``, the one shape of every door."""
-    from decisis.errors import error_body
-
-    return error_body(exc)

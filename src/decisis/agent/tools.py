@@ -225,14 +225,14 @@ class Toolbox:
         """Why the tools answer with errors, in one line (for the model and the logs)."""
         return f"decisis tools are disabled: {self.disabled_reason or 'no store is configured'}"
 
-    def _bad(self, name: str, problem: str, allowed: str) -> ToolResult:
-        return error_result(name, InvalidArguments(name, problem, allowed))
+    def _bad(self, name: str, problem: str, allowed: str, field: str = "arguments") -> ToolResult:
+        return error_result(name, InvalidArguments(name, problem, allowed, field=field))
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> ToolResult:
         """Run one tool call; every failure comes back as an error result, never raised."""
         spec = self.specs.get(name)
         if spec is None:
-            return self._bad(name, "no tool named so", ", ".join(self.specs))
+            return self._bad(name, "no tool named so", ", ".join(self.specs), field="name")
         if self.graph is None:
             return error_result(name, ToolsDisabled(self.disabled_note()))
         try:

@@ -17,20 +17,17 @@ from decisis.cli import adr, copy, demo, evaluate, ledger, mcp, reads, serve, th
 from decisis.cli.state import State
 from decisis.errors import DecisisError
 
-__all__ = ["EXIT_ERROR", "DecisisGroup", "app"]
-
-EXIT_ERROR = 2
+__all__ = ["DecisisGroup", "app"]
 
 
 def _fail(exc: DecisisError, as_json: bool) -> NoReturn:
-    """Report an expected error and exit with its code in the one table (``EXIT_ERROR``)."""
-    from decisis.errors import answer_for
+    """Report an expected error and exit with its code in the one table."""
+    from decisis.errors import answer_for, error_body
 
     if as_json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import error_dict
 
-        emit(error_dict(exc))
+        emit(error_body(exc))
     else:
         from decisis.cli.render import print_error
 

@@ -17,6 +17,7 @@ from decisis.errors import (
     InvalidInput,
     MissingExtra,
     answer_for,
+    error_body,
 )
 from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
 
@@ -40,7 +41,6 @@ __all__ = [
     "invalid_request",
     "serve",
     "site_of",
-    "status_of",
 ]
 
 
@@ -81,11 +81,6 @@ def site_of(request: Request) -> Site:
     return found
 
 
-def status_of(exc: DecisisError) -> int:
-    """The HTTP status of a decisis error, from the one table (``decisis.errors``)."""
-    return answer_for(exc).http
-
-
 _PLACES = frozenset({"query", "path", "body", "header", "cookie"})
 # What ``str.isspace`` calls white space, spelt out: regular expression dialects disagree
 # on ``\s`` (Python's has U+001C-U+001F, ECMA's, which JSON Schema uses, lacks U+0085).
@@ -122,13 +117,11 @@ def invalid_request(exc: RequestValidationError) -> InvalidInput:
 
 
 def error_response(request: Request, exc: DecisisError, status: int | None = None) -> Response:
-    """The one translation: JSON in the forms of ``decisis.forms`` for the API, a page for
-    people elsewhere; both name the field and what is allowed. ``status`` is ``status_of``'s
-    unless told: the ``Guard``'s refusals say which check refused (421, 403, 413)."""
-    from decisis.forms import error_dict
-
-    body = error_dict(exc)
-    status = status_of(exc) if status is None else status
+    """The one translation: ``decisis.errors.error_body`` as JSON for the API, a page for
+    people elsewhere; both name the field and what is allowed. ``status`` is the error
+    table's unless told: the ``Guard``'s refusals say which check refused (421, 403, 413)."""
+    body = error_body(exc)
+    status = answer_for(exc).http if status is None else status
     if request.url.path.startswith("/api/"):
         return JSONResponse(body, status_code=status)
     from decisis.web.pages import render
