@@ -36,6 +36,7 @@ from decisis.stores.duckdb_store.rows import (
     node_from_row,
     valid_at,
 )
+from decisis.stores.row_records import reached_from_rows
 
 __all__ = ["path_between", "supersession_region", "traverse"]
 
@@ -130,11 +131,7 @@ def traverse(
         ORDER BY w.depth, w.id
     """
     params = {**filt.params, "start": start, "max_depth": max_depth}
-    reached = []
-    for row in conn.execute(sql, params).fetchall():
-        via, _, type_name = str(row[-1]).partition(" ")
-        reached.append(Reached(node_from_row(row), int(row[-2]), via, EdgeType(type_name)))
-    return reached
+    return reached_from_rows(conn.execute(sql, params).fetchall(), node_from_row)
 
 
 # ``dist`` walks back from the target over ``links`` (near = target end); ``path`` then

@@ -12,10 +12,11 @@ import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any
 
 from decisis.errors import IntegrityError
-from decisis.model import Edge, EdgeType, Event, EventKind, LinkState, Node, NodeStatus, NodeType
+from decisis.model import Edge, Event, EventKind, Node
+from decisis.stores.row_records import record_reader
 from decisis.stores.sqlite.rows import EDGE_FIELDS, NODE_FIELDS, canonical_json
 
 __all__ = [
@@ -40,8 +41,6 @@ EVENT_COLUMNS = (
     "graph, seq, kind, entity, payload, at, prev_checksum, checksum, "
     "invalidated_at, invalidated_reason"
 )
-_TIMES = ("recorded_at", "updated_at", "valid_from", "valid_until", "tombstoned_at")
-R = TypeVar("R", Node, Edge)
 
 
 def columns(alias: str, fields: Sequence[str]) -> str:
@@ -107,39 +106,15 @@ def edge_values(edge: Edge) -> list[Any]:
     return _values(edge, EDGE_FIELDS)
 
 
-def _trusted(cls: type[R], fields: Sequence[str], row: Sequence[Any]) -> R:
-    """Build a record from a row without re-running the model's validation.
-
-    Rows are written only from validated records, and re-validating every read
-    would dominate large traversals. A value that cannot be converted back (only
-    tampering makes one) is an ``IntegrityError``.
-    """
-    data = dict(zip(fields, row, strict=False))
-    try:
-        for name in _TIMES:
-            data[name] = utc(data[name])
-        data["metadata"] = {} if data["metadata"] == "{}" else json.loads(data["metadata"])
-        if cls is Node:
-            data["type"], data["status"] = NodeType(data["type"]), NodeStatus(data["status"])
-        else:
-            data["type"], data["state"] = EdgeType(data["type"]), LinkState(data["state"])
-    except (TypeError, ValueError) as exc:
-        what = cls.__name__.lower()
-        raise IntegrityError(f"{what} {data['id']} has an unreadable row: {exc}") from exc
-    record = object.__new__(cls)
-    for name, value in data.items():
-        object.__setattr__(record, name, value)
-    return record
+def _utc(value: datetime) -> datetime:
+    return value.astimezone(UTC)
 
 
-def node_from_row(row: Sequence[Any]) -> Node:
-    """A node from a row whose first columns are ``NODE_FIELDS``."""
-    return _trusted(Node, NODE_FIELDS, row)
+node_from_row = record_reader(Node, NODE_FIELDS, _utc)
+"""A node from a row whose first columns are ``NODE_FIELDS``."""
 
-
-def edge_from_row(row: Sequence[Any]) -> Edge:
-    """An edge from a row whose first columns are ``EDGE_FIELDS``."""
-    return _trusted(Edge, EDGE_FIELDS, row)
+edge_from_row = record_reader(Edge, EDGE_FIELDS, _utc)
+"""An edge from a row whose first columns are ``EDGE_FIELDS``."""
 
 
 def event_from_row(row: Sequence[Any]) -> Event:

@@ -36,6 +36,7 @@ from decisis.stores.postgres.rows import (
     node_from_row,
     valid_at,
 )
+from decisis.stores.row_records import reached_from_rows
 
 __all__ = ["path_between", "supersession_region", "traverse"]
 
@@ -105,11 +106,7 @@ def traverse(
     if not _visible(conn, params, start, timed=False):
         return []
     params.update(start=start, out=direction == "out")
-    reached = []
-    for row in conn.execute(_TRAVERSE, params).fetchall():
-        via, _, type_name = row[-1].partition(" ")
-        reached.append(Reached(node_from_row(row), int(row[-2]), via, EdgeType(type_name)))
-    return reached
+    return reached_from_rows(conn.execute(_TRAVERSE, params).fetchall(), node_from_row)
 
 
 def path_between(

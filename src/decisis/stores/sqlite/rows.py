@@ -9,20 +9,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from decisis.errors import IntegrityError, InvalidInput
 from decisis.model import (
     Edge,
-    EdgeType,
     Event,
     EventKind,
-    LinkState,
     Node,
-    NodeStatus,
-    NodeType,
     parse_time,
 )
+from decisis.stores.row_records import record_reader
 
 __all__ = [
     "EDGE_FIELDS",
@@ -76,8 +73,6 @@ EVENT_COLUMNS = (
     "graph, seq, kind, entity, payload, at, prev_checksum, checksum, "
     "invalidated_at, invalidated_reason"
 )
-_TIMES = ("recorded_at", "updated_at", "valid_from", "valid_until", "tombstoned_at")
-R = TypeVar("R", Node, Edge)
 
 
 def columns(alias: str, fields: Sequence[str]) -> str:
@@ -122,43 +117,11 @@ def edge_values(edge: Edge) -> list[Any]:
     return _values(edge, EDGE_FIELDS)
 
 
-def _time(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
+node_from_row = record_reader(Node, NODE_FIELDS, datetime.fromisoformat)
+"""A node from a row whose first columns are ``NODE_FIELDS`` (times as canonical text)."""
 
-
-def _trusted(cls: type[R], fields: Sequence[str], row: Sequence[Any]) -> R:
-    """Build a record from a row without re-running the model's validation.
-
-    Rows are written only from validated records, and re-validating on every read
-    was most of the cost of a large traversal. A value that cannot be converted
-    back (only tampering makes one) is an ``IntegrityError``.
-    """
-    data = dict(zip(fields, row, strict=False))
-    try:
-        for name in _TIMES:
-            data[name] = _time(data[name])
-        data["metadata"] = {} if data["metadata"] == "{}" else json.loads(data["metadata"])
-        if cls is Node:
-            data["type"], data["status"] = NodeType(data["type"]), NodeStatus(data["status"])
-        else:
-            data["type"], data["state"] = EdgeType(data["type"]), LinkState(data["state"])
-    except (TypeError, ValueError) as exc:
-        what = cls.__name__.lower()
-        raise IntegrityError(f"{what} {data['id']} has an unreadable row: {exc}") from exc
-    record = object.__new__(cls)
-    for name, value in data.items():
-        object.__setattr__(record, name, value)
-    return record
-
-
-def node_from_row(row: Sequence[Any]) -> Node:
-    """A node from a row whose first columns are ``NODE_FIELDS``."""
-    return _trusted(Node, NODE_FIELDS, row)
-
-
-def edge_from_row(row: Sequence[Any]) -> Edge:
-    """An edge from a row whose first columns are ``EDGE_FIELDS``."""
-    return _trusted(Edge, EDGE_FIELDS, row)
+edge_from_row = record_reader(Edge, EDGE_FIELDS, datetime.fromisoformat)
+"""An edge from a row whose first columns are ``EDGE_FIELDS`` (times as canonical text)."""
 
 
 def _time_or_none(text: str | None) -> datetime | None:

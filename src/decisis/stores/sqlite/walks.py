@@ -26,6 +26,7 @@ from typing import Any
 from decisis.errors import NotFound
 from decisis.model import Edge, EdgeType, format_time
 from decisis.stores.base import Direction, Reached
+from decisis.stores.row_records import reached_from_rows
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
     NODE_FIELDS,
@@ -151,11 +152,7 @@ def traverse(
         rows = conn.execute(_REACHED, {"graph": graph}).fetchall()
     finally:
         conn.execute("DELETE FROM temp.walk")
-    reached = []
-    for row in rows:
-        via, _, type_name = row[-1].partition(" ")
-        reached.append(Reached(node_from_row(row), row[-2], via, EdgeType(type_name)))
-    return reached
+    return reached_from_rows(rows, node_from_row)
 
 
 def path_between(
