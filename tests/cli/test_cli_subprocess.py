@@ -113,3 +113,35 @@ def test_importing_the_cli_loads_no_store_or_rich_rendering(tmp_path: Path) -> N
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_env()
     )
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("args", "unwanted"),
+    [
+        (["--help"], ["numpy", "pydantic", "decisis.stores.sqlite"]),
+        (["--version"], ["numpy", "pydantic", "decisis.stores.sqlite", "rich"]),
+        # A command that reads the graph and no vectors opens the store without numpy.
+        (["goals"], ["numpy", "decisis.adr", "decisis.search.embed_static"]),
+    ],
+)
+def test_a_command_imports_only_what_it_needs(
+    tmp_path: Path, args: list[str], unwanted: list[str]
+) -> None:
+    """The import budget of #26: what a short-lived hook process pays for at start."""
+    run(tmp_path, "init")
+    code = (
+        "import sys\n"
+        f"sys.argv = ['decisis', *{args!r}]\n"
+        "from decisis.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print('LOADED', [m for m in {unwanted!r} if m in sys.modules])\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+        cwd=tmp_path,
+    )
+    assert "LOADED []" in result.stdout, result.stdout[-400:]

@@ -12,9 +12,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from decisis.model import Node
 from decisis.stores.base import VectorHit, VectorItems, VectorLike
@@ -29,6 +27,11 @@ from decisis.stores.vectors import (
     dim_mismatch,
     wanted_ids,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
 
 __all__ = ["MemoryVectors", "VectorMethods"]
 
@@ -110,6 +113,8 @@ class MemoryVectors:
     ) -> list[VectorHit]:
         """``head`` is the graph's ledger ``seq``: which nodes are left out is kept until it
         (or ``as_of``) changes."""
+        import numpy as np
+
         space = check_space(space)
         k = check_nearest(k, as_of)
         among = check_ids(ids)

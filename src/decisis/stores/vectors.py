@@ -14,14 +14,16 @@ import uuid
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from decisis.errors import Conflict, InvalidInput, NotFound
 from decisis.stores.base import VectorHit, VectorItems, VectorLike
 from decisis.stores.checks import check_aware, check_limit
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
 
 __all__ = [
     "MAX_DIM",
@@ -84,6 +86,8 @@ def check_ids(ids: Sequence[str] | None, name: str = "ids") -> list[str] | None:
 
 def _as_vector(value: object, where: str) -> NDArray[np.float32]:
     """One vector as float32: numbers only, one dimension, at least one value, all finite."""
+    import numpy as np
+
     if isinstance(value, str | bytes | Mapping):
         raise InvalidInput("vector", f"{where}: {type(value).__name__} is not a vector", _NUMBERS)
     try:
@@ -124,6 +128,8 @@ _PAIRS = "(node id, vector) pairs or a mapping of node id to vector"
 
 def check_batch(items: VectorItems, digests: Mapping[str, str] | None) -> VectorBatch:
     """Every check that needs no storage: ids, numbers, one dimension, digests."""
+    import numpy as np
+
     if digests is not None and not isinstance(digests, Mapping):
         raise InvalidInput("digests", f"{type(digests).__name__} is not a mapping", "id -> text")
     ids: list[str] = []
@@ -198,6 +204,8 @@ class SpaceMatrix:
 
     @classmethod
     def build(cls, ids: Sequence[str], matrix: NDArray[np.float32]) -> SpaceMatrix:
+        import numpy as np
+
         rows = np.ascontiguousarray(matrix, dtype=np.float32).reshape(len(ids), -1)
         norms = np.linalg.norm(rows, axis=1).astype(np.float32)
         return cls(list(ids), rows, norms, {node_id: i for i, node_id in enumerate(ids)})
@@ -213,6 +221,8 @@ class SpaceMatrix:
         """The ``k`` rows with the highest cosine with ``query``, best first, ties by id,
         among ``among`` (default: all) less ``exclude``; zero rows (and a zero query) are
         similar to nothing."""
+        import numpy as np
+
         query_norm = float(np.linalg.norm(query))
         if k <= 0 or query_norm == 0.0:
             return []

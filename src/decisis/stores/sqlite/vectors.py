@@ -14,10 +14,7 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from decisis.model import format_time
 from decisis.stores.base import VectorHit, VectorLike
@@ -35,9 +32,14 @@ from decisis.stores.vectors import (
     wanted_ids,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+
 __all__ = ["delete", "get", "nearest", "put", "spaces"]
 
-_FLOAT32 = np.dtype("<f4")
+_FLOAT32 = "<f4"  # little-endian float32, as numpy names it
 
 _NODES = """
     SELECT id, tombstoned_at FROM nodes
@@ -123,6 +125,8 @@ def get(
 
 
 def _from_blob(blob: bytes) -> NDArray[np.float32]:
+    import numpy as np
+
     return np.frombuffer(blob, dtype=_FLOAT32).astype(np.float32)
 
 
@@ -148,6 +152,8 @@ def nearest(
 
 
 def _load(conn: sqlite3.Connection, graph: str, space: str, dim: int) -> SpaceMatrix:
+    import numpy as np
+
     rows = conn.execute(
         "SELECT id, vector FROM vectors WHERE graph = ? AND space = ? ORDER BY id", (graph, space)
     ).fetchall()
