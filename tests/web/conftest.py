@@ -28,7 +28,7 @@ class Site:
     goal: str
     jwt: str  # superseded by sessions
     sessions: str
-    hostile: str  # a decision whose label and metadata are markup
+    hostile: str  # a decision whose label and metadata are markup, its label a bidi override
     token: str | None = None  # every request must carry it, when set
 
 
@@ -45,7 +45,7 @@ def _build(db: Path, folder: Path) -> dict[str, str]:
         sessions = g.record_decision("Use server sessions", goal=goal.id)
         g.supersede(jwt.id, sessions.id, rationale="Sessions can be revoked")
         hostile = g.record_decision(
-            "<script>window.pwned = 1</script> Use <b>bold</b> names",
+            "<script>window.pwned = 1</script> Use <b>bold</b> names \u202edetacilper",
             metadata={"note": "<img src=x onerror='window.pwned = 2'>"},
         )
         ingest(g, write_adrs(folder))

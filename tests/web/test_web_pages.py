@@ -83,6 +83,14 @@ def test_markup_in_labels_and_metadata_is_shown_not_run(site: Site, page: Any) -
     assert page.locator("main b").count() == 0
 
 
+def test_a_bidi_override_in_a_label_is_shown_not_obeyed(site: Site, page: Any) -> None:
+    """U+202E would reverse the rest of the line (CVE-2021-42574): pages show it as \\u202e."""
+    for path in (f"/nodes/{site.hostile}", "/"):
+        page.goto(site.url + path)
+        assert "\u202e" not in page.content(), path
+        assert "names \\u202edetacilper" in page.inner_text("main"), path
+
+
 def test_a_missing_node_gets_an_error_page(site: Site, page: Any) -> None:
     response = page.goto(site.url + "/nodes/01ZZZZZZZZZZ")
     assert response.status == 404

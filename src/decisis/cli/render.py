@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from decisis.display import show_controls
 from decisis.model import format_time
 from decisis.model.ids import is_id
 
@@ -65,24 +66,13 @@ STATUS_STYLES = {
 }
 
 
-# C0 controls, DEL and C1 controls (``\\x9b`` is CSI to many terminals), shown as escapes.
-# Tab is left to Rich, which turns it into spaces.
-_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0)) if code != 9}
-_ESCAPES.update({0x0A: "\\n", 0x0D: "\\r"})
-# Bidirectional controls (embeddings, overrides, isolates, marks): they reorder what follows
-# on the line, so a label could show one text and hold another (CVE-2021-42574).
-_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-_ESCAPES.update({code: f"\\u{code:04x}" for code in _BIDI})
-_ESCAPES_BUT_LINES = {code: text for code, text in _ESCAPES.items() if code != 0x0A}
-
-
 def visible(text: str, *, lines: bool = False) -> str:
     """``text`` with each control character shown as its escape (``\\x1b``, ``\\r``,
     ``\\u202e``): it cannot move the cursor, clear the screen, retitle the window or reorder
     the line, and the reader sees that something was there. A line break is shown as ``\\n``
     too (a label is one line, and one of two lines could pass for the next row of a table),
     or kept with ``lines``."""
-    return text.translate(_ESCAPES_BUT_LINES if lines else _ESCAPES)
+    return show_controls(text, lines=lines)
 
 
 def console(stderr: bool = False) -> Console:

@@ -13,8 +13,10 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from decisis.adr import MAX_QUESTION_CHARS
+from decisis.display import show_bidi
 from decisis.errors import NotFound
 from decisis.forms import verify_dict
 from decisis.model import EdgeType, LinkState
@@ -34,6 +36,15 @@ CANDIDATE = LinkState.CANDIDATE
 MAX_PAGE_EVENTS = 1000  # the most ?limit= may ask for (as the API's MAX_LIMIT)
 
 
+def _shown(value: Any) -> Any:
+    """Every text a page prints, with bidirectional controls shown as escapes (``\\u202e``):
+    they would reorder the line around them. ``Markup`` stays ``Markup``."""
+    if isinstance(value, str):
+        shown = show_bidi(value)
+        return type(value)(shown) if isinstance(value, Markup) else shown
+    return value
+
+
 @cache
 def _templates() -> Environment:
     env = Environment(
@@ -41,6 +52,7 @@ def _templates() -> Environment:
         autoescape=select_autoescape(default=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
     )
     env.filters["when"] = when  # every time on every page, to the second
     return env
