@@ -122,3 +122,32 @@ def test_types_widen_the_pool(graph: Graph) -> None:
     assert goal.id not in {p.node.id for p in graph.precedents(SITUATION, k=10)}
     found = graph.precedents(SITUATION, k=10, types=[NodeType.GOAL])
     assert [p.node.id for p in found] == [goal.id]
+
+
+class _CountingStore:
+    """A store (any backend, through the public protocol) that counts the vectors read."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+        self.vectors_read = 0
+
+    def get_vectors(self, *args: object, **kwargs: object) -> object:
+        found = self._inner.get_vectors(*args, **kwargs)  # type: ignore[attr-defined]
+        self.vectors_read += len(found)
+        return found
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+def test_a_query_reads_only_the_vectors_it_shows(graph: Graph) -> None:
+    """Vectors are ranked where they are stored: once current, a query reads a vector only
+    to show the cosine of a precedent the vector voter did not rank (at most ``k``)."""
+    for i in range(40):
+        graph.record_decision(f"Adopt tool number {i} for builds", rationale="a filler")
+    graph.precedents(SITUATION, k=2)  # embeds and keeps every decision's vector
+    counting = _CountingStore(graph.store)
+    found = Graph(counting, graph.name).precedents(SITUATION, k=2)  # type: ignore[arg-type]
+    assert counting.vectors_read <= 2
+    assert "Use server sessions in Redis" in _labels(found)
+    assert all(p.similarity is not None for p in found)

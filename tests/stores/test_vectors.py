@@ -209,6 +209,20 @@ def test_digests_make_stale_vectors_read_as_missing(store: Store) -> None:
     assert sorted(store.get_vectors(G, S)) == sorted([a, b])
 
 
+def test_vector_digests_say_what_each_vector_was_put_with(store: Store) -> None:
+    a, b, c, gone = _nodes(store, 4)
+    assert store.vector_digests(G, S) == {}  # an unknown space
+    store.put_vectors(G, S, [(a, [1.0, 0.0]), (b, [0.0, 1.0])], digests={a: "h1", b: "h2"})
+    store.put_vectors(G, S, [(c, [1.0, 1.0]), (gone, [2.0, 1.0])])
+    store.append(G, [tombstoned(gone)])
+    assert store.vector_digests(G, S) == {a: "h1", b: "h2", c: None}
+    assert store.vector_digests(G, S, [b, c, "0" * 26]) == {b: "h2", c: None}
+    assert store.vector_digests(G, S, []) == {}
+    store.put_vectors(G, S, [(a, [0.5, 0.5])], digests={a: "h3"})
+    assert store.vector_digests(G, S, [a]) == {a: "h3"}
+    assert store.vector_digests(G, "another-model:note") == {}
+
+
 def test_vectors_are_not_ledger_events(store: Store) -> None:
     (a,) = _nodes(store, 1)
     head = store.head(G)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,7 @@ from decisis.errors import DecisisError, InvalidInput
 from decisis.model import Node, NodeType
 from decisis.search.fusion import fuse
 from decisis.stores import Store
+from decisis.stores.base import VectorHit
 
 __all__ = [
     "DECISION_SPACE",
@@ -103,10 +105,13 @@ def precedents(
     }
     cosines: dict[str, float] = {}
     if embedder is not None:
-        cosines = _cosines(store, graph, embedder, pool, text, writable=as_of is None)
+        vote = _VectorVote(store, graph, embedder, as_of)
+        cosines = vote.rank(pool, text, fetch)
         ranked = sorted((i for i in cosines if cosines[i] > 0), key=lambda i: (-cosines[i], i))
         rankings["vector"] = ranked[:fetch]
     fused = fuse(rankings, limit=k)
+    if embedder is not None:
+        cosines.update(vote.cosines([f.doc for f in fused if f.doc not in cosines]))
     return [Precedent(by_id[f.doc], f.score, f.votes, cosines.get(f.doc)) for f in fused]
 
 
@@ -156,32 +161,76 @@ def space_of(embedder: Any) -> str:
     return f"{getattr(embedder, 'name', type(embedder).__name__)}:{DECISION_SPACE}"
 
 
-def _cosines(
-    store: Store, graph: str, embedder: Any, pool: list[Node], text: str, *, writable: bool
-) -> dict[str, float]:
-    """The cosine of ``text`` with every node of ``pool``: stored vectors where current,
-    the rest embedded in batches (and kept, when ``writable``)."""
-    import numpy as np
+class _VectorVote:
+    """The vector voter: decision vectors kept current in the store, ranked by the store.
 
-    space = space_of(embedder)
-    digests = {n.id: _digest(n) for n in pool}
-    try:
-        vectors = store.get_vectors(graph, space, list(digests), digests=digests)
-    except DecisisError:
-        vectors = {}
-    missing = [n for n in pool if n.id not in vectors]
-    for start in range(0, len(missing), _BATCH):
-        batch = missing[start : start + _BATCH]
-        rows = embedder.embed([_embedded_text(n) for n in batch])
-        computed = {n.id: rows[i] for i, n in enumerate(batch)}
-        vectors.update(computed)
-        if writable:
-            try:
-                store.put_vectors(graph, space, computed, digests={i: digests[i] for i in computed})
-            except DecisisError:  # a read-only file, a node just tombstoned: compute again
-                writable = False
-    query = np.asarray(embedder.embed([text])[0], dtype=np.float32)
-    ids = [n.id for n in pool]
-    matrix = np.vstack([np.asarray(vectors[i], dtype=np.float32) for i in ids])
-    scores = matrix @ query  # embedder vectors are unit length (or zero)
-    return {i: float(s) for i, s in zip(ids, scores, strict=True)}
+    Only digests are read to find the vectors to embed again (a decision new or changed
+    since); the ranking is the store's ``nearest`` over the pool, so a query reads no
+    vector it does not rank. Vectors that cannot be kept (a past view, a read-only file)
+    are held here and scored beside the store's."""
+
+    def __init__(self, store: Store, graph: str, embedder: Any, as_of: datetime | None) -> None:
+        self.store, self.graph, self.embedder, self.as_of = store, graph, embedder, as_of
+        self.space = space_of(embedder)
+        self.held: dict[str, Any] = {}  # id -> vector computed now and not stored
+        self.query: Any = None
+
+    def rank(self, pool: list[Node], text: str, fetch: int) -> dict[str, float]:
+        """The cosine of ``text`` with the ``fetch`` closest of ``pool`` (and with any vector
+        computed now and not stored)."""
+        import numpy as np
+
+        self._refresh(pool)
+        self.query = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        stored = [n.id for n in pool if n.id not in self.held]
+        hits: list[VectorHit] = []
+        if stored:
+            hits = self.store.nearest(
+                self.graph, self.space, self.query, fetch, ids=stored, as_of=self.as_of
+            )
+        cosines = {hit.id: float(hit.score) for hit in hits}
+        cosines.update(self.cosines(list(self.held)))
+        return cosines
+
+    def cosines(self, ids: list[str]) -> dict[str, float]:
+        """The cosine of the query with each of ``ids`` that has a vector (after ``rank``)."""
+        import numpy as np
+
+        if not ids or self.query is None:
+            return {}
+        vectors = {i: self.held[i] for i in ids if i in self.held}
+        rest = [i for i in ids if i not in vectors]
+        if rest:
+            with suppress(DecisisError):  # the space gone meanwhile: no cosine to show
+                vectors.update(self.store.get_vectors(self.graph, self.space, rest))
+        norm = float(np.linalg.norm(self.query))
+        out = {}
+        for node_id, vector in vectors.items():
+            row = np.asarray(vector, dtype=np.float32)
+            scale = norm * float(np.linalg.norm(row))
+            out[node_id] = float(row @ self.query) / scale if scale else 0.0
+        return out
+
+    def _refresh(self, pool: list[Node]) -> None:
+        """Embed, in batches, the decisions whose stored vector is missing or stale; keep
+        them in the store when it can (a live graph), else hold them."""
+        digests = {n.id: _digest(n) for n in pool}
+        try:
+            # The pool is most of the space: reading the space whole beats naming every id.
+            have = self.store.vector_digests(self.graph, self.space)
+        except DecisisError:
+            have = {}
+        missing = [n for n in pool if have.get(n.id) != digests[n.id]]
+        writable = self.as_of is None
+        for start in range(0, len(missing), _BATCH):
+            batch = missing[start : start + _BATCH]
+            rows = self.embedder.embed([_embedded_text(n) for n in batch])
+            computed = {n.id: rows[i] for i, n in enumerate(batch)}
+            if writable:
+                try:
+                    kept = {i: digests[i] for i in computed}
+                    self.store.put_vectors(self.graph, self.space, computed, digests=kept)
+                    continue
+                except DecisisError:  # a read-only file, a node just tombstoned: hold them
+                    writable = False
+            self.held.update(computed)

@@ -293,6 +293,14 @@ class Store(Protocol):
         """
         ...
 
+    def vector_digests(
+        self, graph: str, space: str, ids: Sequence[str] | None = None
+    ) -> dict[str, str | None]:
+        """The digest each stored vector of ``ids`` (default: all) was put with, by id
+        (``None`` when it was put without one), reading no vector: how a caller finds the
+        stale ones to embed again. Ids without a vector, and tombstoned nodes, are absent."""
+        ...
+
     def nearest(
         self,
         graph: str,

@@ -100,6 +100,20 @@ class MemoryVectors:
             out[node_id] = found[0].copy()
         return out
 
+    def digests(
+        self, graph: str, space: str, ids: Sequence[str] | None, lookup: Mapping[str, Node]
+    ) -> dict[str, str | None]:
+        space = check_space(space)
+        wanted = check_ids(ids)
+        known = self._spaces.get((graph, space))
+        rows = {} if known is None else known.rows
+        out: dict[str, str | None] = {}
+        for node_id in sorted(rows) if wanted is None else dict.fromkeys(wanted):
+            found, node = rows.get(node_id), lookup.get(node_id)
+            if found is not None and node is not None and not node.tombstoned:
+                out[node_id] = found[1]
+        return out
+
     def nearest(
         self,
         graph: str,
@@ -193,6 +207,12 @@ class VectorMethods:
     ) -> dict[str, NDArray[np.float32]]:
         with self._lock:
             return self._vectors.get(graph, space, ids, digests, self._node_map(graph))
+
+    def vector_digests(
+        self, graph: str, space: str, ids: Sequence[str] | None = None
+    ) -> dict[str, str | None]:
+        with self._lock:
+            return self._vectors.digests(graph, space, ids, self._node_map(graph))
 
     def nearest(
         self,

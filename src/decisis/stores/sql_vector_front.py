@@ -16,7 +16,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from decisis.stores.base import VectorHit, VectorItems, VectorLike
-from decisis.stores.vectors import VectorBatch, check_batch, check_nearest, check_space
+from decisis.stores.vectors import (
+    VectorBatch,
+    check_batch,
+    check_ids,
+    check_nearest,
+    check_space,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +43,11 @@ class SqlVectorFront(ABC):
     def _get_vectors(
         self, graph: str, space: str, ids: Ids, digests: Mapping[str, str] | None
     ) -> dict[str, NDArray[np.float32]]: ...
+
+    @abstractmethod
+    def _vector_digests(
+        self, graph: str, space: str, ids: list[str] | None
+    ) -> dict[str, str | None]: ...
 
     @abstractmethod
     def _nearest(
@@ -66,6 +77,14 @@ class SqlVectorFront(ABC):
         digests: Mapping[str, str] | None = None,
     ) -> dict[str, NDArray[np.float32]]:
         return self._get_vectors(graph, check_space(space), ids, digests)
+
+    def vector_digests(
+        self, graph: str, space: str, ids: Sequence[str] | None = None
+    ) -> dict[str, str | None]:
+        wanted = check_ids(ids)
+        if wanted is not None and not wanted:
+            return {}
+        return self._vector_digests(graph, check_space(space), wanted)
 
     def nearest(
         self,

@@ -170,6 +170,11 @@ class DuckDBStore(SqlFront[Conn]):
     ) -> dict[str, NDArray[np.float32]]:
         return self._read(lambda c: vectors.get(c, graph, space, ids, digests))
 
+    def _vector_digests(
+        self, graph: str, space: str, ids: list[str] | None
+    ) -> dict[str, str | None]:
+        return self._read(lambda c: vectors.digests(c, graph, space, ids))
+
     def _nearest(
         self, graph: str, space: str, query: VectorLike, k: int, ids: Ids, as_of: datetime | None
     ) -> list[VectorHit]:

@@ -133,6 +133,15 @@ def get(
     return stored_in_order(rows, wanted, digests, _as_float32)
 
 
+def digests(conn: Conn, graph: str, space: str, ids: list[str] | None) -> dict[str, str | None]:
+    sql = "SELECT v.id, v.digest" + _LIVE
+    params: dict[str, Any] = {"graph": graph, "space": space}
+    if ids is not None:
+        sql += _AMONG
+        params["ids"] = ids
+    return {str(row[0]): row[1] for row in conn.execute(sql, params).fetchall()}
+
+
 def _as_float32(vector: Any) -> NDArray[np.float32]:
     return np.asarray(vector, dtype=np.float32)
 

@@ -339,6 +339,13 @@ def get(
     return stored_in_order(rows, wanted, digests, lambda vector: vector)
 
 
+def digests(conn: Conn, graph: str, space: str, ids: list[str] | None) -> dict[str, str | None]:
+    query = sql.SQL("SELECT v.id, v.digest") + _live("" if ids is None else _AMONG)
+    with _cursor(conn) as cur:
+        rows = cur.execute(query, {"graph": graph, "space": space, "ids": ids}).fetchall()
+    return {str(row[0]): row[1] for row in rows}
+
+
 def nearest(
     conn: Conn,
     mode: VectorMode,

@@ -322,6 +322,11 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
     ) -> dict[str, NDArray[np.float32]]:
         return self._transaction("BEGIN", lambda c: vectors.get(c, graph, space, ids, digests))
 
+    def _vector_digests(
+        self, graph: str, space: str, ids: list[str] | None
+    ) -> dict[str, str | None]:
+        return self._transaction("BEGIN", lambda c: vectors.digests(c, graph, space, ids))
+
     def _nearest(
         self, graph: str, space: str, query: VectorLike, k: int, ids: Ids, as_of: datetime | None
     ) -> list[VectorHit]:

@@ -124,6 +124,17 @@ def get(
     return stored_in_order(rows, wanted, digests, _from_blob)
 
 
+def digests(
+    conn: sqlite3.Connection, graph: str, space: str, ids: list[str] | None
+) -> dict[str, str | None]:
+    sql = _LIVE.replace("v.id, v.vector, v.digest", "v.id, v.digest", 1)
+    params: dict[str, Any] = {"graph": graph, "space": space}
+    if ids is not None:
+        sql += _AMONG
+        params["ids"] = json.dumps(ids)
+    return {str(row[0]): row[1] for row in conn.execute(sql, params)}
+
+
 def _from_blob(blob: bytes) -> NDArray[np.float32]:
     import numpy as np
 
