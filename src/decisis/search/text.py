@@ -72,7 +72,8 @@ def _american(word: str) -> str:
 # and "auth" for authentication ("IAM auth"). Not abbreviations (``decisis.search.glossary``
 # spells those out at question time), and only where the short form means nothing else in
 # engineering. Other clipped words ("prod", "repo", "config", "db", "env", "creds") and
-# "k8s" were measured one by one: no question file gains (docs/benchmarks.md, session 16).
+# "k8s" were measured one by one: no question file gains (docs/notes/benchmark-history.md,
+# session 16).
 SAME_NAME: dict[str, str] = same_names()  # data: ``decisis/search/words/same_names.toml``
 
 
