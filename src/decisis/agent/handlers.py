@@ -14,6 +14,7 @@ from decisis.agent.schemas import (
     AddGoal,
     CorrectDecision,
     CurrentDecision,
+    DecisionsFor,
     FindDecisions,
     FindPrecedents,
     QueryDecisions,
@@ -217,6 +218,23 @@ def _standing_decisions(graph: Graph, question: str) -> list[dict[str, Any]]:
         item["chain"] = node_dicts(graph, standing.chains[0]) if standing.chains else [item]
         out.append(item)
     return out
+
+
+def decisions_for(graph: Graph, args: DecisionsFor) -> dict[str, Any]:
+    """The standing decisions on each path, nearest first, each with what it replaced."""
+    found = graph.decisions_for(args.paths)
+    nodes = [n for e in found for d in e.decisions for n in (d.node, *d.replaced)]
+    short = short_ids(graph, [n.id for n in nodes])
+    out = []
+    for entry in found:
+        decisions = []
+        for item in entry.decisions:
+            shown = _one(graph, item.node)
+            shown["pattern"] = item.pattern
+            shown["replaced"] = [{"id": short[n.id], "label": n.label} for n in item.replaced]
+            decisions.append(shown)
+        out.append({"path": entry.path, "decisions": decisions})
+    return {"paths": out}
 
 
 def find_decisions(graph: Graph, args: FindDecisions) -> dict[str, Any]:

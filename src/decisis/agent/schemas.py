@@ -18,6 +18,7 @@ __all__ = [
     "AddGoal",
     "CorrectDecision",
     "CurrentDecision",
+    "DecisionsFor",
     "FindDecisions",
     "FindPrecedents",
     "QueryDecisions",
@@ -101,6 +102,15 @@ class SupersedeDecision(ToolArgs):
 class CurrentDecision(ToolArgs):
     question: str = Field(
         min_length=1, max_length=MAX_QUESTION_CHARS, description="What do we do about X?"
+    )
+
+
+class DecisionsFor(ToolArgs):
+    paths: list[str] = Field(
+        min_length=1,
+        max_length=50,
+        description="The files or folders you are about to change: absolute, or relative to "
+        "the repository root.",
     )
 
 
