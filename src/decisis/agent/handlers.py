@@ -23,6 +23,7 @@ from decisis.agent.schemas import (
     SupersedeDecision,
 )
 from decisis.errors import NotFound
+from decisis.files import with_affects
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
 from decisis.search.precedents import is_correction_question, is_ingested_record
@@ -114,6 +115,7 @@ def record_decision(graph: Graph, args: RecordDecision) -> dict[str, Any]:
         rejected=args.rejected,
         rationale=args.rationale,
         confidence=args.confidence,
+        metadata=with_affects(None, args.affects) if args.affects else None,
     )
     options = [node for _, node in graph.children(decision.id) if node.type.value == "option"]
     return {"decision": _one(graph, decision), "options": node_dicts(graph, options)}

@@ -58,6 +58,12 @@ class RecordDecision(ToolArgs):
     rejected: list[str] = Field(default_factory=list, description="Labels of options turned down.")
     rationale: str | None = Rationale
     confidence: float | None = Confidence
+    affects: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Paths, globs or modules it governs, from the repository root: "
+        "'src/auth/**', '*.sql' (decisions_for finds it by them).",
+    )
 
 
 class RecordOutcome(ToolArgs):

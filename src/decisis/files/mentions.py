@@ -49,8 +49,7 @@ class Tree:
 def _candidates(text: str) -> Iterable[str]:
     for m in _TOKEN.finditer(text):
         token = m.group(1).rstrip(".")
-        bare = token.rstrip("/")
-        if "/" in bare or _HAS_EXTENSION.search(bare):
+        if "/" in token or _HAS_EXTENSION.search(token):
             yield token
 
 

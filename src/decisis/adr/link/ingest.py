@@ -150,6 +150,9 @@ def _record_drafts(
             report.added.append(record.key)
         elif old.metadata.get("content_hash") != record.content_hash or _read_anew(old, fields):
             changes = {k: v for k, v in fields.items() if getattr(old, k) != v}
+            dated = _valid_from(record)
+            if dated is not None and old.metadata.get("date") != fields["metadata"]["date"]:
+                changes["valid_from"] = min(dated, at)  # a new date (git's, say) moves it too
             out.append(drafts.node_updated(old.id, changes, at))
             report.updated.append(record.key)
         else:
