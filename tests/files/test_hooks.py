@@ -118,6 +118,18 @@ def test_the_pre_tool_use_hook_gives_the_governing_decisions(repo: Repo) -> None
         assert "Billing rules" not in context
 
 
+def test_outside_a_work_tree_paths_are_read_from_the_session_folder(tmp_path: Path) -> None:
+    project = Repo(tmp_path / "plain")  # no git init: a folder, not a repository
+    project.root.mkdir()
+    project.write("src/app.py", "x = 1\n")
+    assert project.decisis("init").returncode == 0
+    with graph_of(project) as graph:
+        graph.record_decision("App rules", metadata={"affects": ["src/app.py"]})
+    done = run_hook(project, "decisis explain --hook", edit_call(project, "src/app.py", "Write"))
+    assert done.returncode == 0, done.stderr
+    assert "App rules" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
 def test_the_hook_is_silent_and_exits_0_when_nothing_applies(repo: Repo) -> None:
     repo.write("README.md", "hi\n")
     repo.commit("readme")

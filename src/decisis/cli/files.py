@@ -63,7 +63,10 @@ def _hook(state: State) -> None:
             if found_store is None:
                 return  # no store here: nothing to say, and the edit goes on
             state.store = sqlite_url(found_store)
-        found = state.graph.decisions_for(paths)
+        from decisis.files import repo_path
+
+        # from the root of the file's work tree; outside one, from the session's folder
+        found = state.graph.decisions_for([repo_path(p, cwd=folder) for p in paths])
         ids = [n.id for e in found for d in e.decisions for n in (d.node, *d.replaced)]
         context = hook_context(found, short_ids(state.graph, ids))
         if context is not None:
