@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from decisis.errors import InvalidInput
 from decisis.files import governs, module_path, normalise_pattern, specificity, with_affects
@@ -41,7 +43,9 @@ def test_patterns_govern_as_documented(pattern: str, path: str, expected: bool) 
     assert governs(normalise_pattern(pattern), path) is expected
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "../x", "src/../../etc", "a\nb", "x" * 501, 7])
+@pytest.mark.parametrize(
+    "bad", ["", "   ", "../x", "src/../../etc", "a\nb", "x" * 501, 7, "src/[z-a].py"]
+)
 def test_bad_patterns_are_refused_by_name(bad: object) -> None:
     with pytest.raises(InvalidInput) as caught:
         normalise_pattern(bad)
@@ -74,3 +78,18 @@ def test_absolute_paths_are_read_from_the_root_and_outsiders_refused(tmp_path: P
     }
     with pytest.raises(InvalidInput, match="outside the work tree"):
         with_affects({}, ["/etc/passwd"], tmp_path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60), st.text(alphabet="ab/.*?[]!-_ ", max_size=30))
+def test_any_text_is_a_pattern_or_a_clear_refusal_and_matching_never_fails(
+    pattern: str, path: str
+) -> None:
+    try:
+        stored = normalise_pattern(pattern)
+    except InvalidInput as refused:
+        assert refused.field == "affects"
+        return
+    assert normalise_pattern(stored) == stored  # the stored form is stable
+    governs(stored, path)  # any path: an answer, never an error
+    assert governs(stored, stored.lstrip("/")) or any(c in stored for c in "*?[")

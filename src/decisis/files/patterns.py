@@ -61,7 +61,12 @@ def normalise_pattern(pattern: object, field: str = "affects") -> str:
     if not parts:
         raise InvalidInput(field, f"{text!r} names no path", ALLOWED)
     joined = "/".join(parts)
-    return "/" + joined if anchored and len(parts) == 1 else joined
+    stored = "/" + joined if anchored and len(parts) == 1 else joined
+    try:
+        _compiled(stored)
+    except re.error as exc:  # a set such as [z-a]
+        raise InvalidInput(field, f"{text!r} is not a glob ({exc.msg})", ALLOWED) from None
+    return stored
 
 
 def check_patterns(patterns: Iterable[object], field: str = "affects") -> list[str]:
@@ -97,8 +102,15 @@ def _part(part: str) -> str:
             if end == -1:
                 out.append(re.escape(char))
             else:
-                body = part[i + 1 : end].replace("\\", "\\\\")
-                out.append("[^" + body[1:] + "]" if body[:1] in "!^" and body else "[" + body + "]")
+                body = part[i + 1 : end]
+                negated = body[:1] in ("!", "^")
+                # every character literal but the ranges' dashes: no nested sets, no escapes
+                chars = "".join(c if c == "-" else re.escape(c) for c in body[negated:])
+                if not chars:  # "[!]": no set, the characters as they are
+                    out.append(re.escape(char))
+                    i += 1
+                    continue
+                out.append(("[^" if negated else "[") + chars + "]")
                 i = end
         else:
             out.append(re.escape(char))
@@ -124,7 +136,11 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 def governs(pattern: str, path: str) -> bool:
     """Whether ``pattern`` (stored form) governs the repository path ``path``: it names the
     path, or a directory the path is under."""
-    return _compiled(pattern).fullmatch(normalise_path(path)) is not None
+    try:
+        compiled = _compiled(pattern)
+    except re.error:  # metadata written by hand, never checked: it governs nothing
+        return False
+    return compiled.fullmatch(normalise_path(path)) is not None
 
 
 def specificity(pattern: str) -> tuple[int, int]:
