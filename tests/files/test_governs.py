@@ -6,6 +6,7 @@ import pytest
 
 import decisis
 from decisis.errors import InvalidInput
+from decisis.model import utc_now
 from tests.files.conftest import Repo
 
 
@@ -72,6 +73,8 @@ def test_rejected_retired_and_merely_proposed_replacements(graph: decisis.Graph)
     guess = graph.record_decision("A rule's weak guess")
     graph.supersede(kept.id, guess.id, state="candidate", confidence=0.2)
     assert labels(graph, "src/a.py") == ["Still stands"]
+    graph.update(kept.id, valid_until=utc_now())  # it held until now only
+    assert labels(graph, "src/a.py") == []
 
 
 def test_a_view_of_the_past_answers_as_the_graph_stood(graph: decisis.Graph) -> None:

@@ -4,13 +4,14 @@ A node governs the paths its ``affects`` patterns match (``decisis.files.pattern
 answer lists is what stands now: a node that was replaced gives way to what replaced it
 (``Graph.current``, the walk every answer uses), which is listed with the pattern the old one
 named and the chain it replaced; a replaced node with no believed replacement, and a rejected
-one, govern nothing. Decisions come nearest first: the most specific pattern, then the newest.
+one, govern nothing, nor does one whose validity ended (``valid_until``). Decisions come nearest first: the most specific pattern, then the newest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from decisis.errors import InvalidInput
 from decisis.files.affects import affects_of
 from decisis.files.git import work_tree_root
 from decisis.files.patterns import governs, normalise_path, specificity
-from decisis.model import EdgeType, Node, NodeStatus
+from decisis.model import EdgeType, Node, NodeStatus, utc_now
 
 if TYPE_CHECKING:
     from decisis.graph import Graph, Standing
@@ -91,6 +92,13 @@ def _check_paths(paths: Sequence[str]) -> list[str]:
     return [repo_path(p) for p in paths]
 
 
+def _ended(node: Node, now: datetime) -> bool:
+    """Whether the node stopped holding of itself (``valid_until`` passed): it governs nothing.
+    A replaced node's validity ends with the replacement, which stands for it instead."""
+    ended = node.valid_until is not None and node.valid_until <= now
+    return ended and node.status is not NodeStatus.SUPERSEDED
+
+
 class _Walker:
     """``Graph.current`` and the replaced nodes of a standing one, each asked once."""
 
@@ -120,7 +128,13 @@ class _Walker:
 def decisions_for(graph: Graph, paths: Sequence[str]) -> list[PathDecisions]:
     """The standing decisions governing each path, nearest first (see the module)."""
     wanted = _check_paths(paths)
-    claims = [(node, p) for node in graph.nodes() for p in affects_of(node.metadata)]
+    now = graph.as_of or utc_now()
+    claims = [
+        (node, p)
+        for node in graph.nodes()
+        if not _ended(node, now)
+        for p in affects_of(node.metadata)
+    ]
     walker = _Walker(graph)
     out = []
     for path in wanted:
