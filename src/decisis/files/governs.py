@@ -4,7 +4,8 @@ A node governs the paths its ``affects`` patterns match (``decisis.files.pattern
 answer lists is what stands now: a node that was replaced gives way to what replaced it
 (``Graph.current``, the walk every answer uses), which is listed with the pattern the old one
 named and the chain it replaced; a replaced node with no believed replacement, and a rejected
-one, govern nothing, nor does one whose validity ended (``valid_until``). Decisions come nearest first: the most specific pattern, then the newest.
+one, govern nothing, nor does one whose validity ended (``valid_until``). Decisions come
+nearest first: the most specific pattern, then the newest.
 """
 
 from __future__ import annotations
@@ -128,11 +129,11 @@ class _Walker:
 def decisions_for(graph: Graph, paths: Sequence[str]) -> list[PathDecisions]:
     """The standing decisions governing each path, nearest first (see the module)."""
     wanted = _check_paths(paths)
-    now = graph.as_of or utc_now()
+    moment = graph.as_of or utc_now()
     claims = [
         (node, p)
         for node in graph.nodes()
-        if not _ended(node, now)
+        if not _ended(node, moment)
         for p in affects_of(node.metadata)
     ]
     walker = _Walker(graph)
