@@ -116,6 +116,22 @@ def test_the_pre_tool_use_hook_gives_the_governing_decisions(repo: Repo) -> None
         assert "src/auth/login.py" in context and "Use server sessions" in context
         assert "replaced: Use JWT tokens" in context and "They can be revoked" in context
         assert "Billing rules" not in context
+    repo.write("docs/adr/0001-keep-login-small.md", KEEP_SMALL)
+    assert repo.decisis("ingest", "docs/adr").returncode == 0
+    done = run_hook(repo, command, edit_call(repo, "src/auth/login.py"))
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    first, second = context.splitlines()[1:3]  # the nearest pattern first: the record's file
+    assert first == "- Keep login small (ADR adr:0001, via src/auth/login.py)", context
+    assert second.startswith("  why: ")
+
+
+KEEP_SMALL = """# 1. Keep login small
+
+Status: Accepted
+
+## Decision
+Nothing but the form lives in `src/auth/login.py`.
+"""
 
 
 def test_outside_a_work_tree_paths_are_read_from_the_session_folder(tmp_path: Path) -> None:

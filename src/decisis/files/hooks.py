@@ -76,7 +76,9 @@ def hook_context(found: Sequence[PathDecisions], short: dict[str, str]) -> str |
         for item in entry.decisions[:MAX_SHOWN]:
             node = item.node
             sid = short.get(node.id, node.id)
-            line = f"- {node.label} ({node.type.value} {sid}, via {item.pattern})"
+            key = node.metadata.get("key") if node.metadata.get("kind") == "adr" else None
+            what = f"ADR {key}" if isinstance(key, str) else f"{node.type.value} {sid}"
+            line = f"- {node.label} ({what}, via {item.pattern})"
             if item.replaced:
                 old = ", ".join(f"{n.label} ({short.get(n.id, n.id)})" for n in item.replaced)
                 line += f"; replaced: {old}"
