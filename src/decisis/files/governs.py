@@ -25,9 +25,17 @@ from decisis.model import EdgeType, Node, NodeStatus, utc_now
 if TYPE_CHECKING:
     from decisis.graph import Graph, Standing
 
-__all__ = ["MAX_PATHS", "Governing", "PathDecisions", "decisions_for", "repo_path"]
+__all__ = [
+    "MAX_PATHS",
+    "MAX_PATH_CHARS",
+    "Governing",
+    "PathDecisions",
+    "decisions_for",
+    "repo_path",
+]
 
 MAX_PATHS = 100  # paths one question may ask about
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
 _NOT_STANDING = (NodeStatus.SUPERSEDED, NodeStatus.REJECTED)
 
 
@@ -72,7 +80,11 @@ def repo_path(path: str, *, cwd: Path | None = None) -> str:
     a relative one is read from ``cwd`` when that is given (a command line), else taken as
     relative to the root already. A path in no work tree is read from ``cwd`` or kept."""
     if not isinstance(path, str) or not path.strip():
-        raise InvalidInput("paths", f"{path!r} is not a path", "a file or folder path")
+        raise InvalidInput("paths", f"{path!r:.80} is not a path", "a file or folder path")
+    if len(path) > MAX_PATH_CHARS or "\0" in path:
+        raise InvalidInput(
+            "paths", f"a path of {len(path)} characters", f"at most {MAX_PATH_CHARS}, no NUL"
+        )
     given = Path(path.strip())
     if not given.is_absolute():
         if cwd is None:
