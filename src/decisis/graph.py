@@ -49,6 +49,7 @@ from decisis.stores.checks import check_edge_types
 
 if TYPE_CHECKING:
     from decisis.batch import Batch
+    from decisis.files import PathDecisions
     from decisis.stores.replay import VerifyReport
 
 __all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "open", "written_once"]
@@ -614,6 +615,16 @@ class Graph:
                 chain.append(by_id[via[chain[-1].id]])
             chains.append(list(reversed(chain)))
         return Standing(node, standing, chains)
+
+    def decisions_for(self, paths: Sequence[str]) -> list[PathDecisions]:
+        """The standing decisions that govern each path, nearest (most specific pattern)
+        first, each with what it replaced: nodes name what they govern in
+        ``metadata["affects"]`` (gitignore-like patterns, ``decisis.files.patterns``); a
+        replaced node gives way to what stands for it now (``current``). Paths are relative
+        to the repository root, or absolute inside a git work tree."""
+        from decisis.files.governs import decisions_for
+
+        return decisions_for(self, paths)
 
     def search(self, query: str, *, limit: int = 10) -> list[SearchHit]:
         if not isinstance(query, str) or not query.strip():

@@ -13,7 +13,7 @@ from decisis.model import EdgeType, NodeStatus, NodeType
 
 EXPECTED = {
     "add_goal", "record_decision", "record_outcome", "query_decisions", "supersede_decision",
-    "current_decision", "find_decisions", "find_precedents", "correct_decision",
+    "current_decision", "find_decisions", "find_precedents", "correct_decision", "decisions_for",
 }  # fmt: skip
 
 

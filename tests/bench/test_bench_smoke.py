@@ -26,6 +26,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("reader_linear.py", ["--quick"], "| line"),
         ("writers_corrections.py", ["--quick"], "| store"),
         ("soak.py", ["--seconds", "3"], "| writer"),
+        ("bench_files.py", ["--quick", "--rounds", "1"], "| decisions"),
     ],
 )
 def test_quick_mode_completes(script: str, args: list[str], header: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -45,7 +46,9 @@ def http_server(store: str, tmp_path: Path) -> Iterator[str]:
 @asynccontextmanager
 async def stdio_session(store: str, log: Path) -> AsyncIterator[Session]:
     args = ["-m", "decisis", "--store", store, "mcp"]
-    params = StdioServerParameters(command=sys.executable, args=args)
+    # the SDK hands the server a bare environment: keep the sources under test on its path
+    path = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None
+    params = StdioServerParameters(command=sys.executable, args=args, env=path)
     with log.open("w") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as (read, write),
@@ -124,6 +127,15 @@ async def exercise(session: Session) -> None:
     similar = {"situation": "which service runs our builds?", "k": 3}
     found = data(await session.call_tool("find_precedents", similar))["precedents"]
     assert found and all(p["found_by"] for p in found)
+    ruled = {"label": "Pipelines live in ci/", "affects": ["ci/**"], "rationale": "One place"}
+    ruled_id = data(await session.call_tool("record_decision", ruled))["decision"]["id"]
+    on_files = {"paths": ["ci/build.yml", "README.md"]}
+    governed = data(await session.call_tool("decisions_for", on_files))["paths"]
+    assert [p["path"] for p in governed] == ["ci/build.yml", "README.md"]
+    [rule] = governed[0]["decisions"]
+    assert rule["id"] == ruled_id and rule["pattern"] == "ci/**" and not governed[1]["decisions"]
+    bad_path = error(await session.call_tool("record_decision", {"label": "x", "affects": [".."]}))
+    assert bad_path["field"] == "affects" and "leaves the repository" in bad_path["message"]
     fix = {"question": "Where do builds run?", "correct_decision_id": "team:002"}
     assert data(await session.call_tool("correct_decision", fix))["answer"] == "team:002"
 

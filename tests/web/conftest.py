@@ -41,7 +41,12 @@ def tamper(db: Path) -> None:
 def _build(db: Path, folder: Path) -> dict[str, str]:
     with decisis.open(f"sqlite:///{db}") as g:
         goal = g.add_goal("Ship the payments service")
-        jwt = g.record_decision("Use JWT tokens", goal=goal.id, rationale="Stateless")
+        jwt = g.record_decision(
+            "Use JWT tokens",
+            goal=goal.id,
+            rationale="Stateless",
+            metadata={"affects": ["src/auth/**"], "commits": ["0" * 40]},
+        )
         sessions = g.record_decision("Use server sessions", goal=goal.id)
         g.supersede(jwt.id, sessions.id, rationale="Sessions can be revoked")
         hostile = g.record_decision(

@@ -184,3 +184,17 @@ def test_the_server_derives_what_answering_needs_before_it_listens(
     """The first asker of a large store would otherwise wait while the records are indexed."""
     log = (tmp_path / "server.log").read_text(encoding="utf-8")
     assert "decisis: 2 records ready to answer from" in log, log
+
+
+def test_the_decisions_on_paths(site: Site, api: httpx.Client) -> None:
+    answer = api.get("/explain", params=[("path", "src/auth/login.py"), ("path", "x.md")])
+    assert answer.status_code == 200, answer.text
+    on_login, on_x = answer.json()
+    assert on_login["path"] == "src/auth/login.py" and on_x == {"path": "x.md", "decisions": []}
+    [item] = on_login["decisions"]
+    assert item["id"] == site.sessions and item["pattern"] == "src/auth/**"
+    assert item["named_by"] == site.jwt
+    assert item["replaced"] == [{"id": site.jwt, "label": "Use JWT tokens"}]
+    refused = api.get("/explain", params={"path": "x" * 5000})
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "paths"
+    assert api.get("/explain").status_code == 422

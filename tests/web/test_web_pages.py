@@ -109,3 +109,26 @@ def test_a_guarded_server_signs_people_in_and_back_to_their_page(guarded: Site, 
     assert "team:" in page.inner_text("#answer")
     page.click("nav >> text=Audit")
     assert page.url.endswith("/audit")
+
+
+def test_a_node_lists_its_paths_and_a_path_page_lists_what_governs_it(
+    site: Site, page: Any
+) -> None:
+    page.goto(f"{site.url}/nodes/{site.jwt}")
+    assert page.inner_text("#affects") == "src/auth/**"
+    assert page.inner_text("#commits") == "0" * 40
+    page.click("#affects >> text=src/auth/**")
+    page.wait_for_url("**/explain?path=*")
+    governing = page.inner_text("#governing")
+    # the replaced decision gives way to what replaced it, shown with what it replaced
+    assert "Use server sessions" in governing and "Use JWT tokens" in governing
+    assert page.locator("#governing tr").count() == 2  # the header and one decision
+    page.click("nav >> text=Files")
+    page.fill("input[name=path]", "src/auth/login.py")
+    page.press("input[name=path]", "Enter")
+    page.wait_for_url("**/explain?path=src%2Fauth%2Flogin.py")
+    assert page.inner_text("#path") == "src/auth/login.py"
+    page.click("#governing >> text=Use server sessions")
+    assert page.url.endswith(f"/nodes/{site.sessions}")
+    page.goto(f"{site.url}/explain?path=README.md")
+    assert "No standing decision governs it" in page.inner_text("#none")

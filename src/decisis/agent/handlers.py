@@ -14,6 +14,7 @@ from decisis.agent.schemas import (
     AddGoal,
     CorrectDecision,
     CurrentDecision,
+    DecisionsFor,
     FindDecisions,
     FindPrecedents,
     QueryDecisions,
@@ -22,6 +23,7 @@ from decisis.agent.schemas import (
     SupersedeDecision,
 )
 from decisis.errors import NotFound
+from decisis.files import with_affects
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
 from decisis.search.precedents import is_correction_question, is_ingested_record
@@ -113,6 +115,7 @@ def record_decision(graph: Graph, args: RecordDecision) -> dict[str, Any]:
         rejected=args.rejected,
         rationale=args.rationale,
         confidence=args.confidence,
+        metadata=with_affects(None, args.affects) if args.affects else None,
     )
     options = [node for _, node in graph.children(decision.id) if node.type.value == "option"]
     return {"decision": _one(graph, decision), "options": node_dicts(graph, options)}
@@ -217,6 +220,23 @@ def _standing_decisions(graph: Graph, question: str) -> list[dict[str, Any]]:
         item["chain"] = node_dicts(graph, standing.chains[0]) if standing.chains else [item]
         out.append(item)
     return out
+
+
+def decisions_for(graph: Graph, args: DecisionsFor) -> dict[str, Any]:
+    """The standing decisions on each path, nearest first, each with what it replaced."""
+    found = graph.decisions_for(args.paths)
+    nodes = [n for e in found for d in e.decisions for n in (d.node, *d.replaced)]
+    short = short_ids(graph, [n.id for n in nodes])
+    out = []
+    for entry in found:
+        decisions = []
+        for item in entry.decisions:
+            shown = _one(graph, item.node)
+            shown["pattern"] = item.pattern
+            shown["replaced"] = [{"id": short[n.id], "label": n.label} for n in item.replaced]
+            decisions.append(shown)
+        out.append({"path": entry.path, "decisions": decisions})
+    return {"paths": out}
 
 
 def find_decisions(graph: Graph, args: FindDecisions) -> dict[str, Any]:

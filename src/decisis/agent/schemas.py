@@ -18,6 +18,7 @@ __all__ = [
     "AddGoal",
     "CorrectDecision",
     "CurrentDecision",
+    "DecisionsFor",
     "FindDecisions",
     "FindPrecedents",
     "QueryDecisions",
@@ -57,6 +58,12 @@ class RecordDecision(ToolArgs):
     rejected: list[str] = Field(default_factory=list, description="Labels of options turned down.")
     rationale: str | None = Rationale
     confidence: float | None = Confidence
+    affects: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Paths, globs or modules it governs, from the repository root: "
+        "'src/auth/**', '*.sql' (decisions_for finds it by them).",
+    )
 
 
 class RecordOutcome(ToolArgs):
@@ -101,6 +108,15 @@ class SupersedeDecision(ToolArgs):
 class CurrentDecision(ToolArgs):
     question: str = Field(
         min_length=1, max_length=MAX_QUESTION_CHARS, description="What do we do about X?"
+    )
+
+
+class DecisionsFor(ToolArgs):
+    paths: list[str] = Field(
+        min_length=1,
+        max_length=50,
+        description="The files or folders you are about to change: absolute, or relative to "
+        "the repository root.",
     )
 
 

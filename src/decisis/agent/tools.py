@@ -24,6 +24,7 @@ from decisis.agent.schemas import (
     AddGoal,
     CorrectDecision,
     CurrentDecision,
+    DecisionsFor,
     FindDecisions,
     FindPrecedents,
     QueryDecisions,
@@ -132,6 +133,15 @@ TOOLS: tuple[ToolSpec, ...] = (
         CurrentDecision,
         handlers.current_decision,
         when="before you act on an earlier or a team's decision, to check it still stands",
+    ),
+    ToolSpec(
+        "decisions_for",
+        "The standing decisions that govern files or folders you are about to change (the "
+        "paths, globs and modules decisions name), nearest first, each with what it replaced. "
+        "Replaced decisions are not listed; what replaced them is.",
+        DecisionsFor,
+        handlers.decisions_for,
+        when="before you change a file, to learn which decisions govern it",
     ),
     ToolSpec(
         "find_decisions",

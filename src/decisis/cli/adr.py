@@ -74,8 +74,20 @@ def ingest(
             " skipped and reported: a link can lead out of the folder, or back into it).",
         ),
     ] = False,
+    git_dates: Annotated[
+        bool,
+        typer.Option(
+            "--git-dates",
+            help="A record with no date of its own takes the date of the commit that first"
+            " added it (marked date_source: git). Off by default: a copied record carries the"
+            " date of the copy.",
+        ),
+    ] = False,
 ) -> None:
-    """Read ADR folders into the graph; re-running adds events only for changed records."""
+    """Read ADR folders into the graph; re-running adds events only for changed records.
+
+    Inside a git work tree, each record also governs the tracked paths its text names and
+    those its affects: front matter lists (see decisis explain)."""
     from decisis.adr import forget_model, use_model
     from decisis.adr import ingest as run
     from decisis.cli.common import working
@@ -86,7 +98,7 @@ def ingest(
         _model(model, model_name, provider, use_model, forget_model),
         working(f"reading and linking the records of {where}"),
     ):
-        report = run(state.graph, *folders, follow_symlinks=follow_symlinks)
+        report = run(state.graph, *folders, follow_symlinks=follow_symlinks, git_dates=git_dates)
     if state.json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
         return

@@ -49,11 +49,48 @@ AgentOpt = Annotated[
 MetadataOpt = Annotated[
     str | None, typer.Option("--metadata", help="Extra data as a JSON object, e.g. '{\"pr\": 42}'.")
 ]
+AffectsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--affects",
+        help="A path, glob or module this governs, relative to the repository root: "
+        "'src/auth/**', '*.sql', decisis.adr (repeatable; see decisis explain).",
+    ),
+]
+CommitOpt = Annotated[
+    bool,
+    typer.Option("--commit", help="Join it to the commit HEAD names (inside a git work tree)."),
+]
+CommitRefOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--commit-ref",
+        metavar="SHA",
+        help="Join it to this commit instead of HEAD (a commit id "
+        "or branch of the git work tree here).",
+    ),
+]
 
 
 def _fields(**values: Any) -> dict[str, Any]:
     """The options the user gave (``None`` means "not given")."""
     return {name: value for name, value in values.items() if value is not None}
+
+
+def _placed(
+    metadata: dict[str, Any] | None, affects: list[str] | None, commit: bool, ref: str | None
+) -> dict[str, Any] | None:
+    """``metadata`` with the paths and the commit the options name (``decisis.files``)."""
+    if not affects and not commit and ref is None:
+        return metadata
+    from decisis.files import with_affects, with_commit
+    from decisis.files.git import resolve_commit, work_tree_root
+
+    here = Path.cwd()
+    out = with_affects(metadata, affects or [], work_tree_root(here)) if affects else metadata
+    if commit or ref is not None:
+        out = with_commit(out, resolve_commit(here, ref or "HEAD"))
+    return out
 
 
 def _print_node(state: State, verb: str, node: Node) -> None:
@@ -135,6 +172,9 @@ def add(
     metadata: MetadataOpt = None,
     chosen: ChosenOpt = None,
     rejected: RejectedOpt = None,
+    affects: AffectsOpt = None,
+    commit: CommitOpt = False,
+    commit_ref: CommitRefOpt = None,
     quiet: Annotated[
         bool,
         typer.Option(
@@ -142,14 +182,15 @@ def add(
         ),
     ] = False,
 ) -> None:
-    """Add a node, joined to --parent if given; a decision may list options chosen and rejected."""
+    """Add a node, joined to --parent if given; a decision may list options chosen and rejected,
+    the paths it governs (--affects) and the commit it belongs to (--commit)."""
     state = get_state(ctx)
     fields = _fields(
         confidence=confidence,
         rationale=rationale,
         status=status,
         agent=agent,
-        metadata=parse_json_object(metadata, "metadata"),
+        metadata=_placed(parse_json_object(metadata, "metadata"), affects, commit, commit_ref),
     )
     if chosen or rejected:
         node = _record_with_options(

@@ -40,6 +40,7 @@ from decisis.web.schemas import (
     NeighbourhoodOut,
     NodeDetail,
     NodeOut,
+    PathDecisionsOut,
     PrecedentOut,
     ReachedOut,
     StandingOut,
@@ -236,6 +237,21 @@ def impact(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> lis
 def path(site: SiteDep, source: RefQuery, target: RefQuery) -> list[dict[str, Any]]:
     with site.using() as graph:
         return nodes_list(graph.path_between(source, target))
+
+
+@router.get(
+    "/explain",
+    summary="The standing decisions that govern each path, nearest first",
+    response_model=list[PathDecisionsOut],
+)
+def explain(
+    site: SiteDep,
+    path: Annotated[
+        list[str], Query(description="A path from the repository root (repeat for more).")
+    ],
+) -> list[dict[str, Any]]:
+    with site.using() as graph:
+        return [entry.to_dict() for entry in graph.decisions_for(path)]
 
 
 @router.get(

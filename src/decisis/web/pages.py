@@ -18,6 +18,7 @@ from markupsafe import Markup
 from decisis.adr import MAX_QUESTION_CHARS
 from decisis.display import show_bidi
 from decisis.errors import NotFound
+from decisis.files import affects_of, commits_of
 from decisis.forms import verify_dict
 from decisis.model import EdgeType, LinkState
 from decisis.web.access import safe_next
@@ -104,6 +105,8 @@ def node(site: SiteDep, ref: str) -> str:
         history=history,
         standing=standing,
         badge=shown_status(found, standing),
+        affects=affects_of(found.metadata),
+        commits=commits_of(found.metadata),
         candidates=[e for e in edges if e.type is EdgeType.SUPERSEDES and e.state is CANDIDATE],
         labels=labels,
         short=short,
@@ -126,6 +129,16 @@ def judge(
         page = graph.get(ref).id
         graph.judge(old, new, verdict)
     return RedirectResponse(f"/nodes/{page}", status_code=303)
+
+
+@router.get("/explain", response_class=HTMLResponse)
+def explain(site: SiteDep, path: Annotated[str, Query(max_length=1000)] = "") -> str:
+    """The standing decisions that govern a path (``Graph.decisions_for``), nearest first."""
+    found = None
+    if path.strip():
+        with site.using() as graph:
+            found = graph.decisions_for([path])[0]
+    return render("explain.html", title="Files", path=path, found=found)
 
 
 @router.get("/search", response_class=HTMLResponse)

@@ -23,11 +23,13 @@ __all__ = [
     "EdgeOut",
     "EventOut",
     "GoalTreeOut",
+    "GoverningOut",
     "HitOut",
     "LearnedOut",
     "NeighbourhoodOut",
     "NodeDetail",
     "NodeOut",
+    "PathDecisionsOut",
     "ReachedOut",
     "StandingOut",
     "ToolSpecOut",
@@ -144,6 +146,29 @@ class StandingOut(_Out):
     superseded: bool
     standing: list[NodeOut] = Field(description="The decisions that stand for it now.")
     chains: list[list[NodeOut]] = Field(description="Each path of replacements to one of them.")
+
+
+class NamedNode(_Out):
+    id: str
+    label: str
+
+
+class GoverningOut(_Out):
+    """A standing node that governs a path (``decisis.files.Governing``)."""
+
+    id: str
+    type: NodeType
+    label: str
+    status: NodeStatus
+    rationale: str | None
+    pattern: str = Field(description="The pattern that governs the path.")
+    named_by: str = Field(description="The node that named it: this one, or one it replaced.")
+    replaced: list[NamedNode] = Field(description="What this decision replaced.")
+
+
+class PathDecisionsOut(_Out):
+    path: str = Field(description="The path, relative to the repository root.")
+    decisions: list[GoverningOut] = Field(description="Nearest (most specific) first.")
 
 
 class NearNode(_Out):

@@ -18,13 +18,16 @@ import datetime as dt
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from decisis.adr.link.rules import Proposal, propose_links, rules
 from decisis.adr.link.trust import trust_from
+from decisis.adr.read.placed import place_records
 from decisis.adr.read.reader import read_folder
 from decisis.adr.read.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.errors import Conflict, InvalidInput
+from decisis.files.affects import AFFECTS_KEY, DATE_SOURCE_KEY
 from decisis.graph import Graph, written_once
 from decisis.model import (
     Edge,
@@ -96,6 +99,9 @@ def record_metadata(record: AdrRecord) -> dict[str, Any]:
         "format": record.format,
         "summary": record.summary,
         "text": record.body[:MAX_TEXT_CHARS],
+        # only when there is one: a record without keeps the metadata it had (no re-write)
+        **({AFFECTS_KEY: list(record.affects)} if record.affects else {}),
+        **({DATE_SOURCE_KEY: record.date_source} if record.date_source else {}),
     }
 
 
@@ -144,6 +150,9 @@ def _record_drafts(
             report.added.append(record.key)
         elif old.metadata.get("content_hash") != record.content_hash or _read_anew(old, fields):
             changes = {k: v for k, v in fields.items() if getattr(old, k) != v}
+            dated = _valid_from(record)
+            if dated is not None and old.metadata.get("date") != fields["metadata"]["date"]:
+                changes["valid_from"] = min(dated, at)  # a new date (git's, say) moves it too
             out.append(drafts.node_updated(old.id, changes, at))
             report.updated.append(record.key)
         else:
@@ -272,12 +281,18 @@ def ingest_records(graph: Graph, records: Sequence[AdrRecord]) -> IngestReport:
 
 
 def ingest(
-    graph: Graph, *folders: str | os.PathLike[str], follow_symlinks: bool = False
+    graph: Graph,
+    *folders: str | os.PathLike[str],
+    follow_symlinks: bool = False,
+    git_dates: bool = False,
 ) -> IngestReport:
     """Read each folder (of ADRs, or of such folders) and ingest every record found.
 
     Files that cannot be read are reported in ``problems`` with their path and skipped;
     so are symbolic links inside the folders, unless ``follow_symlinks`` (see ``read_folder``).
+    In a git work tree, each record also governs the tracked paths its text names (metadata
+    ``affects``, after its ``affects:`` front matter); with ``git_dates``, a record with no
+    date takes the date of the commit that first added it (``date_source: git``).
     """
     for folder in folders:
         if not isinstance(folder, str | os.PathLike):
@@ -290,7 +305,7 @@ def ingest(
     problems: list[ReadProblem] = []
     for folder in folders:
         result = read_folder(folder, follow_symlinks=follow_symlinks)
-        records += result.records
+        records += place_records(result.records, Path(folder), git_dates=git_dates)
         problems += result.problems
     report = ingest_records(graph, records)
     report.problems = problems

@@ -186,7 +186,25 @@ def _parse(path: Path, data: bytes, ctx: _Context) -> AdrRecord:
         format=fmt.name,
         status_date=status_date,
         date_text=fields.date_text if fields.date else "",
+        affects=_front_affects(doc.front_matter.get("affects")),
     )
+
+
+def _front_affects(value: str | list[str] | None) -> tuple[str, ...]:
+    """The ``affects:`` front matter (a list, or one line of patterns split by commas) as
+    stored patterns; one that is no pattern (``..``, empty) is left out, not the record."""
+    from decisis.files.patterns import normalise_pattern
+
+    items = value if isinstance(value, list) else (value or "").split(",")
+    out: list[str] = []
+    for item in items:
+        try:
+            pattern = normalise_pattern(item)
+        except InvalidInput:
+            continue
+        if pattern not in out:
+            out.append(pattern)
+    return tuple(out)
 
 
 def _rest_of_body(text: str, title_end: int) -> str:

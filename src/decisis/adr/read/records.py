@@ -115,6 +115,9 @@ class AdrRecord:
     format: str
     status_date: dt.date | None = None
     date_text: str = ""  # the date as the record wrote it (not stored: the date is)
+    # the paths it governs: its ``affects:`` front matter, then tracked paths its text names
+    affects: tuple[str, ...] = ()
+    date_source: str = ""  # "git" when the date is the first commit's (ingest --git-dates)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (dates as ISO 8601), for node metadata and ``--json`` output."""
@@ -134,6 +137,7 @@ class AdrRecord:
             "links": [link.to_dict() for link in self.links],
             "content_hash": self.content_hash,
             "format": self.format,
+            "affects": list(self.affects),
         }
 
 
