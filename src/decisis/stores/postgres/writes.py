@@ -46,7 +46,7 @@ keys (its conflict arbiters and the foreign-key checks).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
@@ -212,15 +212,14 @@ def read_head(conn: Conn, graph: str) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
 
-def append_committed(
-    conn: Conn, graph: str, drafts: Sequence[EventDraft], after_seq: int | None = None
-) -> list[Event]:
-    """``append`` in its own transaction on an autocommit connection, pipelined: two
-    round trips. A refused batch costs a third (its ``ROLLBACK``)."""
+def append_committed(conn: Conn, work: Callable[[Conn], list[Event]]) -> list[Event]:
+    """``work`` (an ``append`` and what goes with it: the Merkle tree's extension) in its
+    own transaction on an autocommit connection, pipelined: two round trips for the
+    append, one for the tree's head. A refused batch costs one more (its ``ROLLBACK``)."""
     try:
         with conn.pipeline():
             conn.execute("BEGIN")
-            events = append(conn, graph, drafts, after_seq)
+            events = work(conn)
             conn.execute("COMMIT")
     finally:
         if conn.info.transaction_status in (TransactionStatus.INTRANS, TransactionStatus.INERROR):
