@@ -271,6 +271,14 @@ def prove_inclusion(
             "sign a newer one with `decisis checkpoint`"
         )
     fetch = _fetch(store, graph)
+    kept = fetch([(0, e.seq - 1) for e in covered])
+    for e in covered:
+        if kept.get((0, e.seq - 1)) != event_leaf(e):
+            raise IntegrityError(
+                f"seq {e.seq}: the ledger's entry is not the one the Merkle tree holds: the "
+                "ledger was rewritten; run `decisis verify --checkpoint`",
+                e.seq,
+            )
     entries = [
         {
             "index": e.seq - 1,
