@@ -151,16 +151,19 @@ class SqlTree:
         return 0 if head is None else head[0]
 
     def fetch(self, conn: Any, graph: str, keys: Sequence[Key]) -> dict[Key, bytes]:
+        """One statement of point lookups by the primary key, one arm a key: every backend
+        answers each from its index (an ``OR`` of pairs was a scan of the graph's rows)."""
         if not keys:
             return {}
         p = self.p
-        pairs = " OR ".join(f"(level = {p} AND idx = {p})" for _ in keys)
-        params: list[Any] = [graph]
+        arm = (
+            "SELECT level, idx, hash FROM merkle_nodes "
+            f"WHERE graph = {p} AND level = {p} AND idx = {p}"
+        )
+        params: list[Any] = []
         for level, index in keys:
-            params += [level, index]
-        rows = conn.execute(
-            f"SELECT level, idx, hash FROM merkle_nodes WHERE graph = {p} AND ({pairs})", params
-        ).fetchall()
+            params += [graph, level, index]
+        rows = conn.execute(" UNION ALL ".join([arm] * len(keys)), params).fetchall()
         return {(int(r[0]), int(r[1])): bytes(r[2]) for r in rows}
 
     def extend(self, conn: Any, graph: str, events: Sequence[Event]) -> None:
