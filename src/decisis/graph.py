@@ -677,6 +677,7 @@ class Graph:
         return it (the JSON of ``decisis.proof``)."""
         from decisis.checkpoints import make_checkpoint
 
+        self._check_writable()
         return make_checkpoint(self.store, self.name, key, utc_now())
 
     def checkpoints(self) -> list[dict[str, Any]]:
