@@ -137,10 +137,17 @@ class SqlTree:
     p: str = "?"
     events_after: Callable[[Any, str, int], Iterable[Event]] | None = None
 
+    @property
+    def head_sql(self) -> str:
+        """The tree's head row (``size, frontier``) of the graph bound to the one parameter."""
+        return f"SELECT size, frontier FROM merkle_heads WHERE graph = {self.p}"
+
     def head(self, conn: Any, graph: str) -> tuple[int, list[bytes]] | None:
-        row = conn.execute(
-            f"SELECT size, frontier FROM merkle_heads WHERE graph = {self.p}", (graph,)
-        ).fetchone()
+        return self.head_of(conn.execute(self.head_sql, (graph,)).fetchone())
+
+    @staticmethod
+    def head_of(row: Any) -> tuple[int, list[bytes]] | None:
+        """The size and frontier in a row ``head_sql`` read (``None``: no tree yet)."""
         if row is None:
             return None
         blob = bytes(row[1])
@@ -166,12 +173,21 @@ class SqlTree:
         rows = conn.execute(" UNION ALL ".join([arm] * len(keys)), params).fetchall()
         return {(int(r[0]), int(r[1])): bytes(r[2]) for r in rows}
 
-    def extend(self, conn: Any, graph: str, events: Sequence[Event]) -> None:
+    def extend(
+        self,
+        conn: Any,
+        graph: str,
+        events: Sequence[Event],
+        head: tuple[int, list[bytes]] | bool | None = True,
+    ) -> None:
         """Add the appended ``events`` (in the append's transaction), first catching up on
-        entries the tree lacks (a store from before it); refuses a tree ahead of the ledger."""
+        entries the tree lacks (a store from before it); refuses a tree ahead of the ledger.
+        ``head``: the tree's head as already read (``head_of``), or ``True`` to read it."""
         if not events:
             return
-        head = self.head(conn, graph)
+        if head is True:
+            head = self.head(conn, graph)
+        assert head is not False
         size, frontier = head if head is not None else (0, [])
         first = events[0].seq
         if size >= first:

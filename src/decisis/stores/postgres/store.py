@@ -25,7 +25,6 @@ from psycopg_pool import ConnectionPool
 from decisis.errors import DecisisError, StoreError, UnsupportedStore
 from decisis.model import Event, EventDraft
 from decisis.stores.base import VectorHit, VectorLike
-from decisis.stores.merkle import SqlTree, paged
 from decisis.stores.postgres import queries, vectors, walks, writes
 from decisis.stores.postgres.schema import migrate
 from decisis.stores.sql_front import SqlFront, in_transaction
@@ -65,7 +64,7 @@ class PostgresStore(SqlFront[Conn]):
     _queries = queries
     _walks = walks
     _writes = writes
-    _tree = SqlTree("%s", paged(queries.events_page))
+    _tree = writes.TREE
 
     def __init__(self, url: str, *, max_connections: int = 8) -> None:
         if not url.startswith(_SCHEMES):
@@ -143,20 +142,15 @@ class PostgresStore(SqlFront[Conn]):
         """Behind the graph's lock, the statements pipelined (two round trips, see ``writes``);
         inside this thread's ``write_lock`` of the graph, in a savepoint on its connection."""
 
-        def work(conn: Conn) -> list[Event]:
-            events = writes.append(conn, graph, drafts, after_seq)
-            self._tree.extend(conn, graph, events)
-            return events
-
         held = getattr(self._held, "conn", None)
         if held is not None and self._held.graph == graph:
             try:
                 with held.transaction():
-                    return work(held)
+                    return writes.append(held, graph, drafts, after_seq)
             except psycopg.Error as exc:
                 raise StoreError(f"{self._where}: {exc}") from exc
         with self._connection() as conn:
-            return writes.append_committed(conn, work)
+            return writes.append_committed(conn, graph, drafts, after_seq)
 
     def _tree_write(self, graph: str, work: Callable[[Conn], T]) -> T:
         """In the graph's write lock: this thread's held transaction, or a new one that
