@@ -671,14 +671,31 @@ class Graph:
         check = against(self.store, self.name, document, key)
         return verify(self.store, self.name, quick=quick, against=check)
 
-    def checkpoint(self, key: KeySource) -> dict[str, Any]:
+    def checkpoint(self, key: KeySource, *, git: bool = False) -> dict[str, Any]:
         """Sign the ledger's size, head checksum and Merkle root now with ``key`` (an Ed25519
-        private key file or PEM, ``decisis.new_key``), keep the checkpoint in the store and
-        return it (the JSON of ``decisis.proof``)."""
+        private key file or PEM, ``decisis.graph.new_key``), keep the checkpoint in the store
+        and return it (the JSON of ``decisis.proof``). With ``git``, also commit it on
+        ``refs/decisis/checkpoints`` of the git repository the store sits in (checked
+        before anything is signed; see ``witness``)."""
         from decisis.checkpoints import make_checkpoint
 
         self._check_writable()
-        return make_checkpoint(self.store, self.name, key, utc_now())
+        if git:
+            from decisis.witness import require_repository, store_folder
+
+            require_repository(store_folder(self.store))
+        checkpoint = make_checkpoint(self.store, self.name, key, utc_now())
+        if git:
+            self.witness(checkpoint)
+        return checkpoint
+
+    def witness(self, checkpoint: dict[str, Any]) -> str:
+        """Commit ``checkpoint`` on ``refs/decisis/checkpoints`` of the git repository the
+        store sits in (its file's folder; else the working directory), so the team's git
+        history witnesses the ledger (``decisis.witness``); returns the commit id."""
+        from decisis.witness import store_folder, witness
+
+        return witness(checkpoint, store_folder(self.store))
 
     def checkpoints(self) -> list[dict[str, Any]]:
         """The checkpoints kept in the store for this graph, oldest first."""

@@ -64,15 +64,24 @@ def checkpoint(
         Path | None,
         typer.Option("--out", "-o", dir_okay=False, help="Also write the checkpoint to this file."),
     ] = None,
+    git: Annotated[
+        bool,
+        typer.Option(
+            "--git",
+            help="Also commit it on refs/decisis/checkpoints of the store's git repository.",
+        ),
+    ] = False,
 ) -> None:
     """Sign the graph's ledger size, head checksum and Merkle root now; keep the checkpoint
-    in the store and print it as JSON (and write it to --out).
+    in the store and print it as JSON (and write it to --out; with --git, commit it on
+    refs/decisis/checkpoints of the git repository the store sits in).
 
     Needs the proofs extra: pip install 'decisis[proofs]'.
     """
-    document = get_state(ctx).graph.checkpoint(key)
-    text = _write(document, out)
-    typer.echo(text, nl=False)
+    document = get_state(ctx).graph.checkpoint(key, git=git)
+    typer.echo(_write(document, out), nl=False)
+    if git:
+        typer.echo("witnessed: committed on refs/decisis/checkpoints", err=True)
 
 
 def prove(
