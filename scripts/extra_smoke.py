@@ -133,7 +133,8 @@ def proofs(store: str) -> None:
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         if done.returncode != 0:
-            raise SystemExit(f"python -m decisis.proof verify: exit {done.returncode}: {done.stderr}")
+            code = done.returncode
+            raise SystemExit(f"python -m decisis.proof verify: exit {code}: {done.stderr}")
 
 
 CHECKS: dict[str, Callable[[str], None]] = {
