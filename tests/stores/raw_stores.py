@@ -64,13 +64,14 @@ def _postgres(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
 RAW_BACKENDS = {"sqlite": _sqlite, "duckdb": _duckdb, "pg": _postgres}
 
 
-# The tables of the migrations after the refold one (the Merkle tree and checkpoints).
-_AFTER_REFOLD = ("merkle_nodes", "merkle_heads", "checkpoints")
+# The tables of the newest migrations (the Merkle tree and checkpoints), which every
+# ``rewind`` to a version at or before theirs drops.
+_TREE_TABLES = ("merkle_nodes", "merkle_heads", "checkpoints")
 
 
 def rewind(raw: Raw, version: int) -> None:
-    """Take a store back to before migration ``version`` (the refold's): its record and
-    every later one gone, the later migrations' tables dropped, as the code before wrote it."""
+    """Take a store back to before migration ``version`` (the refold's, or the tree's): its
+    record and every later one gone, the tree's tables dropped, as the code before wrote it."""
     raw("DELETE FROM schema_migrations WHERE version >= %s", (version,))
-    for table in _AFTER_REFOLD:
+    for table in _TREE_TABLES:
         raw(f"DROP TABLE {table}", ())
