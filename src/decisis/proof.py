@@ -60,7 +60,6 @@ exits 0 when the proof and every checkpoint signature in it hold, 1 naming what 
 
 from __future__ import annotations
 
-import argparse
 import base64
 import hashlib
 import json
@@ -461,6 +460,8 @@ def _fail(message: str, code: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import argparse  # only the command line needs it: decisis's stores import this module
+
     parser = argparse.ArgumentParser(
         prog="python -m decisis.proof", description="Check a decisis proof and its signatures."
     )
