@@ -20,6 +20,7 @@ from decisis.ledger import GENESIS
 from decisis.model import Event, EventKind, format_time, parse_time
 from decisis.stores import Store
 from decisis.stores.merkle import Tree, consistency, event_leaf, inclusion, leaf_data, root_at
+from decisis.stores.replay import Against
 
 __all__ = [
     "against",
@@ -146,7 +147,7 @@ def make_checkpoint(store: Store, graph: str, key: KeySource, now: datetime) -> 
     return checkpoint
 
 
-def against(store: Store, graph: str, checkpoint: dict[str, Any], key: KeySource) -> Any:
+def against(store: Store, graph: str, checkpoint: dict[str, Any], key: KeySource) -> Against:
     """The ``replay.verify`` check of the ledger as read against a signed checkpoint."""
     public_key = _load(key, private=False)
 
