@@ -1,6 +1,6 @@
 """CI: with only one extra installed, its door or feature starts and answers.
 
-    .ci-extra/bin/python scripts/extra_smoke.py web|mcp|postgres|duckdb|llm [POSTGRES_URL]
+    .ci-extra/bin/python scripts/extra_smoke.py web|mcp|postgres|duckdb|llm|proofs [POSTGRES_URL]
 
 Each check runs the installed ``decisis`` as a user would (a subprocess, real transports)
 and exits non-zero, saying what failed, when the door does not answer. ``embeddings`` is
@@ -117,12 +117,33 @@ def llm(store: str) -> None:
     assert json.loads(out)["result"]["content"] == "[1, 2, 3]", out
 
 
+def proofs(store: str) -> None:
+    """A key, a signed checkpoint, a proof checked by the standalone verifier."""
+    with tempfile.TemporaryDirectory(prefix="decisis-proofs-") as tmp:
+        key = str(Path(tmp) / "signer")
+        _run("key", "new", key)
+        node = json.loads(_run("--store", store, "--json", "add", "goal", "Sign it"))["id"]
+        checkpoint = Path(tmp) / "checkpoint.json"
+        _run("--store", store, "checkpoint", "--key", key, "--out", str(checkpoint))
+        _run("--store", store, "verify", "--checkpoint", str(checkpoint), "--key", key + ".pub")
+        proof = Path(tmp) / "proof.json"
+        proof.write_text(_run("--store", store, "prove", node, "--checkpoint", str(checkpoint)))
+        done = subprocess.run(
+            [sys.executable, "-m", "decisis.proof", "verify", str(proof), "--key", key + ".pub"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            code = done.returncode
+            raise SystemExit(f"python -m decisis.proof verify: exit {code}: {done.stderr}")
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "web": web,
     "mcp": mcp,
     "postgres": postgres,
     "duckdb": duckdb,
     "llm": llm,
+    "proofs": proofs,
 }
 
 

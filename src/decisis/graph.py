@@ -7,6 +7,7 @@ ones. Every query runs in the store.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -49,10 +50,11 @@ from decisis.stores.checks import check_edge_types
 
 if TYPE_CHECKING:
     from decisis.batch import Batch
+    from decisis.checkpoints import KeySource
     from decisis.files import PathDecisions
     from decisis.stores.replay import VerifyReport
 
-__all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "open", "written_once"]
+__all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "new_key", "open", "written_once"]
 
 DEFAULT_GRAPH = "default"
 # ``current`` follows a rule-proposed supersession whose confidences add up to this: more
@@ -649,13 +651,92 @@ class Graph:
             self.store, self.name, text, k=k, types=types, records=records, as_of=self.as_of
         )
 
-    def verify(self, *, quick: bool = False) -> VerifyReport:
+    def verify(
+        self,
+        *,
+        quick: bool = False,
+        checkpoint: str | os.PathLike[str] | dict[str, Any] | None = None,
+        key: KeySource | None = None,
+    ) -> VerifyReport:
         """Re-read the ledger from storage, check the chain and the tombstone marks, replay
         it against the tables, and check the backend's storage (the database file, the
-        full-text index; ``quick`` for the cheaper file check)."""
+        full-text index; ``quick`` for the cheaper file check).
+
+        With a signed ``checkpoint`` (a file or its JSON) and the signer's public ``key``,
+        also the ledger as read against it: a forged checkpoint or another key's, entries
+        dropped from the tail (even with the head moved), entries rewritten with their
+        checksums recomputed, reordered or replaced, each named (``decisis.checkpoints``)."""
         from decisis.stores.replay import verify
 
-        return verify(self.store, self.name, quick=quick)
+        if checkpoint is None:
+            if key is not None:
+                raise InvalidInput("key", "a key needs a checkpoint to check", "--checkpoint FILE")
+            return verify(self.store, self.name, quick=quick)
+        from decisis.checkpoints import against, load_checkpoint
+
+        if key is None:
+            raise InvalidInput(
+                "key", "a checkpoint is checked with its signer's key", "--key KEY.pub"
+            )
+        document = load_checkpoint(checkpoint, "checkpoint")
+        check = against(self.store, self.name, document, key)
+        return verify(self.store, self.name, quick=quick, against=check)
+
+    def checkpoint(self, key: KeySource, *, git: bool = False) -> dict[str, Any]:
+        """Sign the ledger's size, head checksum and Merkle root now with ``key`` (an Ed25519
+        private key file or PEM, ``decisis.graph.new_key``), keep the checkpoint in the store
+        and return it (the JSON of ``decisis.proof``). With ``git``, also commit it on
+        ``refs/decisis/checkpoints`` of the git repository the store sits in (checked
+        before anything is signed; see ``witness``)."""
+        from decisis.checkpoints import make_checkpoint
+
+        self._check_writable()
+        if git:
+            from decisis.witness import require_repository, store_folder
+
+            require_repository(store_folder(self.store))
+        checkpoint = make_checkpoint(self.store, self.name, key, utc_now())
+        if git:
+            self.witness(checkpoint)
+        return checkpoint
+
+    def witness(self, checkpoint: dict[str, Any]) -> str:
+        """Commit ``checkpoint`` on ``refs/decisis/checkpoints`` of the git repository the
+        store sits in (its file's folder; else the working directory), so the team's git
+        history witnesses the ledger (``decisis.witness``); returns the commit id."""
+        from decisis.witness import store_folder, witness
+
+        return witness(checkpoint, store_folder(self.store))
+
+    def checkpoints(self) -> list[dict[str, Any]]:
+        """The checkpoints kept in the store for this graph, oldest first."""
+        return self.store.checkpoints(self.name)
+
+    def prove(
+        self, ref: str, checkpoint: str | os.PathLike[str] | dict[str, Any]
+    ) -> dict[str, Any]:
+        """An inclusion proof (``decisis.proof``) of the node's ledger entries under a
+        checkpoint; a tombstoned node's entries too, with the tombstone named."""
+        from decisis.checkpoints import load_checkpoint, prove_inclusion
+
+        node_id = self.resolve(ref)
+        self._node(node_id)  # a node, not an edge
+        document = load_checkpoint(checkpoint, "checkpoint")
+        history = self.store.history(self.name, node_id)
+        return prove_inclusion(self.store, self.name, node_id, history, document)
+
+    def prove_consistency(
+        self,
+        old: str | os.PathLike[str] | dict[str, Any],
+        new: str | os.PathLike[str] | dict[str, Any],
+    ) -> dict[str, Any]:
+        """A consistency proof (``decisis.proof``) that the ledger ``old`` signed is the
+        first part of the one ``new`` signed."""
+        from decisis.checkpoints import load_checkpoint, prove_consistency
+
+        return prove_consistency(
+            self.store, self.name, load_checkpoint(old, "from"), load_checkpoint(new, "to")
+        )
 
     def at(self, when: datetime | str) -> Graph:
         """A read-only view of the graph as it stood at ``when``: the ledger replayed up to
@@ -700,3 +781,13 @@ def _check_depth(depth: int) -> int:
 def open(url: str = "memory://", graph: str = DEFAULT_GRAPH, *, agent: str | None = None) -> Graph:
     """Open a store by URL and return one of its graphs (``sqlite:///…``, ``memory://``)."""
     return Graph(open_store(url), graph, agent=agent, owns_store=True)
+
+
+def new_key(path: str | os.PathLike[str]) -> tuple[str, str, str]:
+    """Write a new Ed25519 signing key to ``path`` (mode 0600) and its public half to
+    ``path.pub``, refusing to overwrite either; returns both paths and the key id. Needs
+    ``decisis[proofs]``."""
+    from decisis.checkpoints import new_key as write_key
+
+    private, public, key_id = write_key(path)
+    return str(private), str(public), key_id

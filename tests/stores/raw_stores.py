@@ -11,7 +11,7 @@ from typing import Any
 from decisis.stores import Store, open_store
 from tests.stores.postgres.server import admin, drop_schema, new_schema, schema_url
 
-__all__ = ["RAW_BACKENDS", "Opener", "Raw"]
+__all__ = ["RAW_BACKENDS", "Opener", "Raw", "rewind"]
 
 Opener = Callable[[], Store]
 Raw = Callable[[str, tuple[Any, ...]], None]
@@ -62,3 +62,16 @@ def _postgres(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
 
 
 RAW_BACKENDS = {"sqlite": _sqlite, "duckdb": _duckdb, "pg": _postgres}
+
+
+# The tables of the newest migrations (the Merkle tree and checkpoints), which every
+# ``rewind`` to a version at or before theirs drops.
+_TREE_TABLES = ("merkle_nodes", "merkle_heads", "checkpoints")
+
+
+def rewind(raw: Raw, version: int) -> None:
+    """Take a store back to before migration ``version`` (the refold's, or the tree's): its
+    record and every later one gone, the tree's tables dropped, as the code before wrote it."""
+    raw("DELETE FROM schema_migrations WHERE version >= %s", (version,))
+    for table in _TREE_TABLES:
+        raw(f"DROP TABLE {table}", ())

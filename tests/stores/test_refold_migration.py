@@ -12,7 +12,7 @@ import pytest
 from decisis.graph import Graph
 from decisis.model import NodeStatus
 from decisis.stores.retire import RETIRED_KEY
-from tests.stores.raw_stores import RAW_BACKENDS
+from tests.stores.raw_stores import RAW_BACKENDS, rewind
 
 
 @pytest.mark.parametrize("backend", RAW_BACKENDS.values(), ids=RAW_BACKENDS.keys())
@@ -28,7 +28,7 @@ def test_an_old_store_opens_refolded(backend: Any, tmp_path: Path) -> None:
         # the rows the code before wrote: a candidate retired its node; no _retired record
         raw("UPDATE nodes SET status = 'superseded' WHERE id = %s", (proposed.id,))
         raw("UPDATE nodes SET metadata = '{}' WHERE id = %s", (replaced.id,))
-        raw("DELETE FROM schema_migrations WHERE version = %s", (version,))
+        rewind(raw, version)
 
         store = opener()
         try:
@@ -50,7 +50,7 @@ def test_a_row_changed_beyond_retirement_is_left_for_verify(tmp_path: Path) -> N
         node = graph.add_goal("kept")
         store.close()
         raw("UPDATE nodes SET label = 'forged', status = 'superseded' WHERE id = %s", (node.id,))
-        raw("DELETE FROM schema_migrations WHERE version = %s", (version,))
+        rewind(raw, version)
         store = opener()
         try:
             report = Graph(store, "g").verify()

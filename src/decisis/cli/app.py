@@ -21,6 +21,7 @@ from decisis.cli import (
     files,
     ledger,
     mcp,
+    proofs,
     reads,
     serve,
     think,
@@ -155,7 +156,7 @@ def _global_options(
     ctx.call_on_close(state.close)
 
 
-for _module in (writes, reads, ledger, demo, adr, evaluate, copy, think, mcp, serve, files):
+for _module in (writes, reads, ledger, proofs, demo, adr, evaluate, copy, think, mcp, serve, files):
     _module.register(app)
 for _info in [
     *app.registered_commands,

@@ -23,14 +23,25 @@ def verify(
         bool,
         typer.Option("--quick", help="Check the database file with the cheaper quick_check."),
     ] = False,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option("--checkpoint", help="Also check the ledger against this signed checkpoint."),
+    ] = None,
+    key: Annotated[
+        Path | None,
+        typer.Option("--key", help="The checkpoint signer's public key (PATH.pub)."),
+    ] = None,
 ) -> None:
     """Re-read the ledger, check its hash chain and replay it against the tables; check the
-    database file and the full-text index.
+    database file and the full-text index. With --checkpoint FILE --key KEY.pub, also the
+    ledger against a signed checkpoint: entries dropped from the tail (even with the head
+    moved), rewritten with recomputed hashes or reordered, and a forged checkpoint or one
+    another key signed.
 
     Exits 0 when all is intact; otherwise 1, naming each problem (the first bad seq first).
     """
     state = get_state(ctx)
-    report = state.graph.verify(quick=quick)
+    report = state.graph.verify(quick=quick, checkpoint=checkpoint, key=key)
     if state.json:
         from decisis.cli.jsonout import emit
         from decisis.forms import verify_dict

@@ -251,6 +251,31 @@ class Store(Protocol):
         """Names of the graphs that have at least one event, sorted."""
         ...
 
+    # -- the Merkle tree and checkpoints (derived data: ``decisis.stores.merkle``) ----
+    def tree_size(self, graph: str) -> int:
+        """How many ledger entries the graph's Merkle tree holds (the head's seq when kept up)."""
+        ...
+
+    def tree_hashes(
+        self, graph: str, keys: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], bytes]:
+        """The stored hashes of complete subtrees ``(level, index)`` among ``keys``, in one
+        read; a key the tree lacks is absent."""
+        ...
+
+    def catch_up_tree(self, graph: str) -> int:
+        """Extend the tree to the ledger's head (a store from before the tree, or a ledger
+        appended behind decisis's back); its size."""
+        ...
+
+    def put_checkpoint(self, graph: str, checkpoint: Mapping[str, Any]) -> None:
+        """Keep a signed checkpoint (``decisis.proof``) beside the graph."""
+        ...
+
+    def checkpoints(self, graph: str) -> list[dict[str, Any]]:
+        """The graph's kept checkpoints, by size then time."""
+        ...
+
     def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
         """What ``verify`` cannot see through the tables: the database file's own integrity
         (``quick``: the cheaper check where the backend has one) and the derived full-text

@@ -60,6 +60,7 @@ from decisis.stores.checks import (
 )
 from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.memory_vectors import MemoryVectors, VectorMethods
+from decisis.stores.merkle import Tree, event_leaf
 
 __all__ = ["MemoryStore"]
 
@@ -144,6 +145,8 @@ class _Graph:
     events: list[Event] = field(default_factory=list)
     head: tuple[int, str] = (0, GENESIS)
     by_entity: dict[str, list[int]] = field(default_factory=dict)  # entity -> ledger positions
+    tree: Tree = field(default_factory=Tree)  # the Merkle tree over ``events``
+    checkpoints: list[dict[str, Any]] = field(default_factory=list)
 
 
 class MemoryStore(VectorMethods):
@@ -218,8 +221,10 @@ class MemoryStore(VectorMethods):
         return new
 
     @staticmethod
-    def _record(data: _Graph, new: Iterable[Event]) -> None:
-        """Put committed events in the ledger, moving the head and marking tombstoned history."""
+    def _record(data: _Graph, new: Sequence[Event]) -> None:
+        """Put committed events in the ledger, moving the head, marking tombstoned history
+        and growing the Merkle tree."""
+        data.tree.add(map(event_leaf, new))
         for event in new:
             data.by_entity.setdefault(event.entity, []).append(len(data.events))
             data.events.append(event)
@@ -547,6 +552,32 @@ class MemoryStore(VectorMethods):
         (an append inside lands as it is made)."""
         with self._lock:
             yield
+
+    # -- the Merkle tree and checkpoints (``decisis.stores.merkle``) ------------------
+    def tree_size(self, graph: str) -> int:
+        with self._lock:
+            return self._graph(graph).tree.size
+
+    def tree_hashes(
+        self, graph: str, keys: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], bytes]:
+        with self._lock:
+            return self._graph(graph).tree.fetch(keys)
+
+    def catch_up_tree(self, graph: str) -> int:
+        """Always caught up: every entry comes through ``_record``."""
+        return self.tree_size(graph)
+
+    def put_checkpoint(self, graph: str, checkpoint: Mapping[str, Any]) -> None:
+        with self._lock:
+            data = self._graph(graph)
+            data.checkpoints.append(dict(checkpoint))
+            data.checkpoints.sort(key=lambda c: (c["size"], c["time"], c["key_id"]))
+            self._graphs[graph] = data
+
+    def checkpoints(self, graph: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [dict(c) for c in self._graph(graph).checkpoints]
 
     def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
         """Nothing beyond the tables: the records are the process's own objects."""

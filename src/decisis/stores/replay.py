@@ -8,7 +8,7 @@ the entries written by then.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -61,11 +61,19 @@ def replay(events: Iterable[Event]) -> GraphState:
     return state
 
 
-def verify(store: Store, graph: str, *, quick: bool = False) -> VerifyReport:
+Against = Callable[[Sequence[Event]], tuple[str, list[tuple[int | None, str]]]]
+"""A further check of the ledger as read (``decisis.checkpoints``): what it checked, and the
+problems it found with the seq each is about."""
+
+
+def verify(
+    store: Store, graph: str, *, quick: bool = False, against: Against | None = None
+) -> VerifyReport:
     """Read ``graph``'s ledger back from ``store``, check its chain, its head and the marks
     its tombstones put on earlier entries, replay it and compare the result with the node
     and edge tables; then the backend's own storage (``Store.check_storage``: the file's
-    integrity, the full-text index; ``quick`` for the cheaper file check)."""
+    integrity, the full-text index; ``quick`` for the cheaper file check); then ``against``
+    (a signed checkpoint) on the entries as read."""
     storage = store.check_storage(graph, quick=quick)
     checked = ["hash chain and head", "tombstone marks", "tables against a replay"]
     checked += storage.checked
@@ -74,6 +82,10 @@ def verify(store: Store, graph: str, *, quick: bool = False) -> VerifyReport:
     except IntegrityError as exc:  # a row that cannot even be read back
         return VerifyReport(False, 0, exc.seq, [f"unreadable ledger entry: {exc}"], checked)
     found: list[tuple[int | None, str]] = [(None, p) for p in storage.problems]
+    if against is not None:
+        what, problems = against(events)
+        checked.append(what)
+        found.extend(problems)
     position, broken = check_chain(events)
     if broken is not None:  # blame the place where the entry should be: a gap names the missing seq
         found.insert(0, (position, f"seq {position}: {broken.reason}"))

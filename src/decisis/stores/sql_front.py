@@ -12,10 +12,10 @@ together, ``_append`` for a batch of drafts in one write transaction.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Generic, Protocol, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from decisis.errors import InvalidInput
 from decisis.model import Edge, EdgeType, Event, EventDraft, Node, NodeStatus, NodeType
@@ -37,6 +37,7 @@ from decisis.stores.checks import (
     check_members,
     check_non_negative,
 )
+from decisis.stores.merkle import SqlTree
 from decisis.stores.sql_vector_front import SqlVectorFront
 
 __all__ = ["Queries", "SqlFront", "Walks", "Writes", "in_transaction"]
@@ -182,6 +183,12 @@ class SqlFront(SqlVectorFront, Generic[C]):
     @abstractmethod
     def _snapshot(self, work: Callable[[C], T]) -> T:
         """Run ``work`` in one transaction, so that all its statements see one state."""
+
+    _tree: SqlTree
+
+    @abstractmethod
+    def _tree_write(self, graph: str, work: Callable[[C], T]) -> T:
+        """Run ``work`` in a write transaction that holds ``graph``'s write lock."""
 
     @abstractmethod
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
@@ -383,3 +390,23 @@ class SqlFront(SqlVectorFront, Generic[C]):
 
     def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
         return self._read(lambda c: self._queries.check_storage(c, graph, quick))
+
+    # -- the Merkle tree and checkpoints ------------------------------------------------
+    def tree_size(self, graph: str) -> int:
+        return self._read(lambda c: self._tree.size(c, graph))
+
+    def tree_hashes(
+        self, graph: str, keys: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], bytes]:
+        return self._read(lambda c: self._tree.fetch(c, graph, list(keys)))
+
+    def catch_up_tree(self, graph: str) -> int:
+        return self._tree_write(
+            graph, lambda c: self._tree.catch_up(c, graph, self._writes.read_head(c, graph)[0])
+        )
+
+    def put_checkpoint(self, graph: str, checkpoint: Mapping[str, Any]) -> None:
+        self._tree_write(graph, lambda c: self._tree.put_checkpoint(c, graph, checkpoint))
+
+    def checkpoints(self, graph: str) -> list[dict[str, Any]]:
+        return self._read(lambda c: self._tree.checkpoints(c, graph))

@@ -168,11 +168,39 @@ def _refold(conn: duckdb.DuckDBPyConnection) -> None:
     refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
 
 
+# The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
+# the ledger, not in it (``decisis.stores.merkle``). A store from before them catches its
+# tree up on its first append or checkpoint.
+_MERKLE = (
+    """CREATE TABLE merkle_nodes (
+        graph VARCHAR NOT NULL,
+        level INTEGER NOT NULL,
+        idx BIGINT NOT NULL,
+        hash BLOB NOT NULL,
+        PRIMARY KEY (graph, level, idx)
+    )""",
+    """CREATE TABLE merkle_heads (
+        graph VARCHAR PRIMARY KEY,
+        size BIGINT NOT NULL,
+        frontier BLOB NOT NULL
+    )""",
+    """CREATE TABLE checkpoints (
+        graph VARCHAR NOT NULL,
+        size BIGINT NOT NULL,
+        signed_at VARCHAR NOT NULL,
+        key_id VARCHAR NOT NULL,
+        document VARCHAR NOT NULL,
+        PRIMARY KEY (graph, size, signed_at, key_id)
+    )""",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search: an inverted index of node words", _SEARCH, _index_existing),
     Migration(3, "vectors: float lists per graph, space and node", _VECTORS),
     Migration(4, "retirement follows the link's state (nodes refolded)", (), _refold),
+    Migration(5, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

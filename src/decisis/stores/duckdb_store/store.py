@@ -23,6 +23,7 @@ from decisis.stores.base import VectorHit, VectorLike
 from decisis.stores.duckdb_store import queries, vectors, walks, writes
 from decisis.stores.duckdb_store.schema import SCHEMA_VERSION, migrate, schema_version
 from decisis.stores.files import unwritable
+from decisis.stores.merkle import SqlTree, paged
 from decisis.stores.sql_front import SqlFront, in_transaction
 from decisis.stores.sql_vector_front import Ids
 from decisis.stores.vectors import VectorBatch
@@ -82,6 +83,7 @@ class DuckDBStore(SqlFront[Conn]):
     _queries = queries
     _walks = walks
     _writes = writes
+    _tree = SqlTree("?", paged(queries.events_page))
 
     def __init__(self, path: str | os.PathLike[str], *, url: str | None = None) -> None:
         self.path = os.fspath(path)
@@ -158,7 +160,17 @@ class DuckDBStore(SqlFront[Conn]):
 
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
         self._writable()
-        return self._transaction(lambda c: writes.append(c, graph, drafts, after_seq))
+
+        def work(conn: Conn) -> list[Event]:
+            events = writes.append(conn, graph, drafts, after_seq)
+            self._tree.extend(conn, graph, events)
+            return events
+
+        return self._transaction(work)
+
+    def _tree_write(self, graph: str, work: Callable[[Conn], T]) -> T:
+        self._writable()
+        return self._transaction(work)
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:

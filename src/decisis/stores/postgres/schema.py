@@ -321,6 +321,33 @@ def _refold(conn: Conn) -> None:
     refold(conn, queries.graphs(conn), queries.events_page, stored, write)
 
 
+# The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
+# the ledger, not in it (``decisis.stores.merkle``). A store from before them catches its
+# tree up on its first append or checkpoint.
+_MERKLE = (
+    """CREATE TABLE merkle_nodes (
+        graph text COLLATE "C" NOT NULL,
+        level integer NOT NULL,
+        idx bigint NOT NULL,
+        hash bytea NOT NULL,
+        PRIMARY KEY (graph, level, idx)
+    )""",
+    """CREATE TABLE merkle_heads (
+        graph text COLLATE "C" PRIMARY KEY,
+        size bigint NOT NULL,
+        frontier bytea NOT NULL
+    )""",
+    """CREATE TABLE checkpoints (
+        graph text COLLATE "C" NOT NULL,
+        size bigint NOT NULL,
+        signed_at text COLLATE "C" NOT NULL,
+        key_id text COLLATE "C" NOT NULL,
+        document text COLLATE "C" NOT NULL,
+        PRIMARY KEY (graph, size, signed_at, key_id)
+    )""",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
@@ -328,6 +355,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "vectors: arrays per graph, space and node (pgvector when present)", _VECTORS),
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
     Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
+    Migration(7, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

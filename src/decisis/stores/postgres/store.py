@@ -64,6 +64,7 @@ class PostgresStore(SqlFront[Conn]):
     _queries = queries
     _walks = walks
     _writes = writes
+    _tree = writes.TREE
 
     def __init__(self, url: str, *, max_connections: int = 8) -> None:
         if not url.startswith(_SCHEMES):
@@ -140,6 +141,7 @@ class PostgresStore(SqlFront[Conn]):
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
         """Behind the graph's lock, the statements pipelined (two round trips, see ``writes``);
         inside this thread's ``write_lock`` of the graph, in a savepoint on its connection."""
+
         held = getattr(self._held, "conn", None)
         if held is not None and self._held.graph == graph:
             try:
@@ -149,6 +151,23 @@ class PostgresStore(SqlFront[Conn]):
                 raise StoreError(f"{self._where}: {exc}") from exc
         with self._connection() as conn:
             return writes.append_committed(conn, graph, drafts, after_seq)
+
+    def _tree_write(self, graph: str, work: Callable[[Conn], T]) -> T:
+        """In the graph's write lock: this thread's held transaction, or a new one that
+        locks the head row first (appends and other catch-ups wait)."""
+        held = getattr(self._held, "conn", None)
+        if held is not None and self._held.graph == graph:
+            try:
+                with held.transaction():
+                    return work(held)
+            except psycopg.Error as exc:
+                raise StoreError(f"{self._where}: {exc}") from exc
+
+        def locked(conn: Conn) -> T:
+            writes.lock_head(conn, graph)
+            return work(conn)
+
+        return self._write(locked)
 
     @contextmanager
     def write_lock(self, graph: str) -> Iterator[None]:

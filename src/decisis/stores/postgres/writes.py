@@ -60,6 +60,8 @@ from decisis.model import Edge, EdgeType, Event, EventDraft, EventKind, Node, pa
 from decisis.model.ids import ID_ALPHABET, ID_LENGTH
 from decisis.stores.checks import check_head, check_head_agrees
 from decisis.stores.fold import GraphState, apply, canonical_draft
+from decisis.stores.merkle import SqlTree, paged
+from decisis.stores.postgres import queries
 from decisis.stores.postgres.rows import (
     EDGE_COLUMNS,
     EDGE_FIELDS,
@@ -76,6 +78,9 @@ from decisis.stores.postgres.rows import (
 __all__ = ["append", "append_committed", "lock_head", "read_head"]
 
 Conn = psycopg.Connection[tuple[Any, ...]]
+TreeHead = tuple[int, list[bytes]] | None
+# The Merkle tree's tables (``decisis.stores.merkle``), extended by every append.
+TREE = SqlTree("%s", paged(queries.events_page))
 R = TypeVar("R", Node, Edge)
 
 _ID_SHAPE = re.compile(f"[{ID_ALPHABET}]{{{ID_LENGTH}}}", re.IGNORECASE).fullmatch
@@ -240,7 +245,7 @@ def append(
     """Check, apply and chain each draft; return the events as stored. Needs an open
     transaction; in pipeline mode the reads are one round trip and the writes none
     (``after_seq``: see ``Store.append``)."""
-    seq, checksum, state = _read(conn, graph, _Named.of(drafts))
+    seq, checksum, state, tree = _read(conn, graph, _Named.of(drafts))
     check_head(graph, seq, after_seq)
     loaded = (dict(state.nodes), dict(state.edges))
     events: list[Event] = []
@@ -264,6 +269,7 @@ def append(
     }
     # With marks, the statement also updates ledger rows found by entity: planned each time.
     conn.execute(_WRITES[bool(marks)], params, prepare=False if marks else None)
+    TREE.extend(conn, graph, events, tree)  # queued too: no round trip of its own
     return events
 
 
@@ -316,8 +322,9 @@ def _ids_in(value: object) -> Iterator[str]:
             stack.extend(item)
 
 
-def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
-    """Lock the head, then read what the batch touches: one round trip in pipeline mode."""
+def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState, TreeHead]:
+    """Lock the head, then read what the batch touches and the Merkle tree's head: one
+    round trip in pipeline mode."""
     head = conn.execute(_LOCK_HEAD, (graph, GENESIS))
     at_head = conn.execute(_AT_HEAD, {"graph": graph}, prepare=False)
     params = {
@@ -336,6 +343,7 @@ def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
         )
     )
     edges = conn.execute(edges_query, params, prepare=False)
+    tree = conn.execute(TREE.head_sql, (graph,))
     row = head.fetchone()
     if row is None:  # pragma: no cover - the upsert returns the row it made or locked
         raise StoreError(f"graph {graph!r}: cannot lock its head row")
@@ -348,7 +356,7 @@ def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState]:
             state.edges[edge.id] = edge
             state.out_edges[edge.source].append(edge.id)
             state.in_edges[edge.target].append(edge.id)
-    return int(row[0]), str(row[1]), state
+    return int(row[0]), str(row[1]), state, TREE.head_of(tree.fetchone())
 
 
 def _fold(state: GraphState, kind: EventKind, payload: dict[str, Any], graph: str) -> None:

@@ -173,6 +173,33 @@ def _refold(conn: sqlite3.Connection) -> None:
     refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
 
 
+# The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
+# the ledger, not in it (``decisis.stores.merkle``). A store from before them catches its
+# tree up on its first append or checkpoint.
+_MERKLE = (
+    """CREATE TABLE merkle_nodes (
+        graph TEXT NOT NULL,
+        level INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        hash BLOB NOT NULL,
+        PRIMARY KEY (graph, level, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE merkle_heads (
+        graph TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        frontier BLOB NOT NULL
+    )""",
+    """CREATE TABLE checkpoints (
+        graph TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        signed_at TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (graph, size, signed_at, key_id)
+    )""",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
     Migration(2, "full-text search over node label and rationale", _SEARCH),
@@ -180,6 +207,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "unjudged links by rule, for rule.trusted", _RULE_LINKS),
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
     Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
+    Migration(7, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

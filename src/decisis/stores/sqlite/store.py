@@ -31,6 +31,7 @@ from decisis.errors import StoreError, UnsupportedStore
 from decisis.model import Event, EventDraft
 from decisis.stores.base import VectorHit, VectorLike
 from decisis.stores.files import unwritable
+from decisis.stores.merkle import SqlTree, paged
 from decisis.stores.sql_front import SqlFront
 from decisis.stores.sql_vector_front import Ids
 from decisis.stores.sqlite import queries, vectors, walks, writes
@@ -171,6 +172,7 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
     _queries = queries
     _walks = walks
     _writes = writes
+    _tree = SqlTree("?", paged(queries.events_page))
 
     def __init__(
         self,
@@ -309,9 +311,15 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
         return self._transaction("BEGIN", work)
 
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
-        return self._transaction(
-            "BEGIN IMMEDIATE", lambda c: writes.append(c, graph, drafts, after_seq)
-        )
+        def work(conn: sqlite3.Connection) -> list[Event]:
+            events = writes.append(conn, graph, drafts, after_seq)
+            self._tree.extend(conn, graph, events)
+            return events
+
+        return self._transaction("BEGIN IMMEDIATE", work)
+
+    def _tree_write(self, graph: str, work: Callable[[sqlite3.Connection], T]) -> T:
+        return self._transaction("BEGIN IMMEDIATE", work)
 
     # -- vectors (derived data beside the tables; see ``vectors``) --------------
     def _put_vectors(self, graph: str, space: str, batch: VectorBatch) -> int:
