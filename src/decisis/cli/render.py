@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from decisis.graph import GoalTree, Standing
-    from decisis.model import Edge, Event, Node
+    from decisis.model import Edge, Event, Node, Provenance
     from decisis.search.precedents import Precedent
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
@@ -34,6 +34,7 @@ __all__ = [
     "print_edge_change",
     "print_edges",
     "print_error",
+    "print_provenance",
     "print_events",
     "print_goal_trees",
     "print_hits",
@@ -325,6 +326,43 @@ def print_events(title: str, events: Sequence[Event], short: Short) -> None:
             Text(_sid(short, event.entity), style="yellow"),
             event.checksum[:15],
             Text(visible(event.invalidated_reason or "")),
+        )
+    console().print(table)
+
+
+def print_provenance(entries: Sequence[Provenance], short: Short) -> None:
+    """Provenance entries, oldest first: when, what activity, which agent of which type in
+    which role, from what source (and git blob and commit), how sure, how it ended."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if not entries:
+        print_message("provenance: none", style="dim")
+        return
+    table = Table(title="provenance", title_justify="left", show_edge=False, pad_edge=False)
+    for name in ("seq", "at (UTC)", "activity", "agent", "role", "source", "conf.", "outcome"):
+        table.add_column(name, overflow="fold")
+    for entry in entries:
+        agent = entry.agent or ""
+        if entry.agent_type is not None:
+            agent = f"{agent} ({entry.agent_type.value})".strip()
+        source = entry.source or ""
+        if entry.source_blob:
+            source += f" blob {entry.source_blob[:12]}"
+        if entry.source_commit:
+            source += f" commit {entry.source_commit[:12]}"
+        outcome = entry.outcome or ""
+        if entry.error:
+            outcome = f"{outcome}: {entry.error}" if outcome else entry.error
+        table.add_row(
+            str(entry.seq),
+            _when(entry.recorded_at, 19),
+            Text(visible(entry.activity), style="bold"),
+            Text(visible(agent)),
+            Text(visible(entry.role or "")),
+            Text(visible(source.strip())),
+            "" if entry.confidence is None else f"{entry.confidence:.2f}",
+            Text(visible(outcome)),
         )
     console().print(table)
 
