@@ -1,6 +1,6 @@
 """CI: with only one extra installed, its door or feature starts and answers.
 
-    .ci-extra/bin/python scripts/extra_smoke.py web|mcp|postgres|duckdb|llm [POSTGRES_URL]
+    .ci-extra/bin/python scripts/extra_smoke.py web|mcp|postgres|duckdb|llm|prov [POSTGRES_URL]
 
 Each check runs the installed ``decisis`` as a user would (a subprocess, real transports)
 and exits non-zero, saying what failed, when the door does not answer. ``embeddings`` is
@@ -117,12 +117,28 @@ def llm(store: str) -> None:
     assert json.loads(out)["result"]["content"] == "[1, 2, 3]", out
 
 
+def prov(store: str) -> None:
+    """The PROV-O export parses back with rdflib, the goal an entity in it."""
+    import rdflib
+
+    _run("--store", store, "add", "goal", "Ship the PROV-O export")
+    turtle = _run("--store", store, "export", "--format", "prov-turtle")
+    graph = rdflib.Graph().parse(data=turtle, format="turtle")
+    query = (
+        "PREFIX prov: <http://www.w3.org/ns/prov#> "
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
+        "ASK { ?goal a prov:Entity ; rdfs:label 'Ship the PROV-O export' }"
+    )
+    assert graph.query(query).askAnswer, turtle
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "web": web,
     "mcp": mcp,
     "postgres": postgres,
     "duckdb": duckdb,
     "llm": llm,
+    "prov": prov,
 }
 
 
