@@ -101,7 +101,7 @@ class _Builder:
         self.graph = graph
         self.prov = rdflib.Namespace(PROV_NS)
         self.ns = rdflib.Namespace(DECISIS_NS)
-        self.rdf = rdflib.Graph()
+        self.rdf: RdfGraph = rdflib.Graph()
         self.rdf.bind("prov", self.prov)
         self.rdf.bind("decisis", self.ns)
         self.base = f"urn:decisis:{quote(graph.name, safe='')}:"

@@ -9,13 +9,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.stores.helpers import store  # every backend
 
 import decisis
 from decisis import AgentType
 from decisis.adr.link.ingest import ingest, record_nodes
 from decisis.adr.link.sources import git_blob_id
 from decisis.stores import Store
+from tests.stores.helpers import store  # every backend
 
 __all__ = ["store"]
 
@@ -101,7 +101,7 @@ def test_records_outside_a_git_tree_have_no_git_ids(graph: decisis.Graph, tmp_pa
     folder = tmp_path / "plain"
     folder.mkdir()
     assert subprocess.run(
-        ["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True
+        ["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True, check=False
     ).returncode, "the test folder must not be inside a git work tree"
     path = _write(folder, 1, "Use Postgres", "We will use Postgres.")
     ingest(graph, folder)
@@ -115,6 +115,8 @@ def test_the_blob_id_is_the_one_git_computes(tmp_path: Path) -> None:
     data = "héllo\n".encode()
     path = tmp_path / "f"
     path.write_bytes(data)
-    done = subprocess.run(["git", "hash-object", str(path)], capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "hash-object", str(path)], capture_output=True, text=True, check=True
+    )
     assert git_blob_id(data) == done.stdout.strip()
     assert git_blob_id(b"") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"

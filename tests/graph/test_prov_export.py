@@ -89,7 +89,9 @@ def _ask(rdf: rdflib.Graph, query: str, **bindings: Any) -> bool:
 
 
 def _select(rdf: rdflib.Graph, query: str, **bindings: Any) -> set[tuple[str, ...]]:
-    return {tuple(str(v) for v in row) for row in rdf.query(PREFIXES + query, initBindings=bindings)}  # type: ignore[union-attr]
+    return {
+        tuple(str(v) for v in row) for row in rdf.query(PREFIXES + query, initBindings=bindings)
+    }  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("format", ["prov-turtle", "prov-jsonld"])
@@ -110,8 +112,9 @@ def test_the_export_answers_sparql(store: Store, format: str) -> None:
     entities = _select(rdf, "SELECT ?e WHERE { ?e a prov:Entity ; decisis:id ?id }")
     assert len(entities) == len(graph.nodes(include_tombstoned=True))
     gone = _iri(graph, ids["gone"])
-    invalidated = """SELECT ?why WHERE { ?gone prov:wasInvalidatedBy ?t ; prov:invalidatedAtTime ?at .
-                     ?t a prov:Activity ; rdfs:comment ?why }"""
+    invalidated = """SELECT ?why WHERE {
+        ?gone prov:wasInvalidatedBy ?t ; prov:invalidatedAtTime ?at .
+        ?t a prov:Activity ; rdfs:comment ?why }"""
     assert _select(rdf, invalidated, gone=gone) == {("a duplicate",)}
 
 
@@ -124,7 +127,8 @@ def test_agents_roles_and_sources_of_the_entries(store: Store, format: str) -> N
         ?new prov:wasGeneratedBy ?act ; prov:wasAttributedTo ?agent .
         ?agent a prov:Person , prov:Agent ; rdfs:label ?name .
         ?act a prov:Activity ; prov:wasAssociatedWith ?agent ;
-             prov:qualifiedAssociation [ prov:agent ?agent ; prov:hadRole [ rdfs:label ?role ] ] }"""
+             prov:qualifiedAssociation [
+                 prov:agent ?agent ; prov:hadRole [ rdfs:label ?role ] ] }"""
     assert _select(rdf, person, new=new) == {("alice", "reviewer")}
     source = """SELECT ?where ?blob ?commit ?c WHERE {
         ?new prov:hadPrimarySource ?doc . ?doc a prov:Entity ; decisis:location ?where ;

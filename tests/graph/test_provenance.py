@@ -63,7 +63,7 @@ def test_bad_entries_are_refused_naming_what_is_allowed(graph: decisis.Graph) ->
         graph.record_provenance(node.id, "review", agent_type="robot")
     assert caught.value.field == "agent_type"
     assert caught.value.allowed == "organization, person, software_agent"
-    with pytest.raises(InvalidInput, match="0.0 to 1.0"):
+    with pytest.raises(InvalidInput, match=r"0\.0 to 1\.0"):
         graph.record_provenance(node.id, "review", confidence=-0.1)
     with pytest.raises(InvalidInput, match="started_at"):
         graph.record_provenance(node.id, "review", started_at="2026-02-01", ended_at="2026-01-01")
