@@ -60,6 +60,9 @@ PROVENANCE_FIELDS = (
     "error",
 )
 
+_FIELD_SET = frozenset(PROVENANCE_FIELDS)
+_AGENT_TYPES = frozenset(t.value for t in AgentType)
+
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
@@ -161,7 +164,7 @@ def check_provenance(payload: dict[str, Any]) -> dict[str, Any]:
     """Refuse an entry no reader could trust: an unknown key, a text that is empty, too
     long or unstorable, an agent type outside ``AgentType``, a confidence outside 0..1, a
     time that does not parse, an end before the start, a git id that is not one."""
-    unknown = sorted(set(payload) - set(PROVENANCE_FIELDS))
+    unknown = sorted(payload.keys() - _FIELD_SET)
     if unknown:
         raise InvalidInput(
             f"payload.{unknown[0]}", "is not a provenance field", ", ".join(PROVENANCE_FIELDS)
@@ -192,7 +195,7 @@ def _check_kinds(payload: dict[str, Any]) -> None:
     """The agent type and the git ids: values of closed forms."""
     if "agent_type" in payload:
         kind = payload["agent_type"]
-        if not isinstance(kind, str) or kind not in {t.value for t in AgentType}:
+        if not isinstance(kind, str) or kind not in _AGENT_TYPES:
             raise InvalidInput(
                 "payload.agent_type",
                 f"unknown agent type {kind!r:.80}",
