@@ -4,11 +4,13 @@ so verify, replay and a tombstone's marks treat it as any other entry about the 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import decisis
 from decisis.errors import Conflict, InvalidInput, NotFound
 from decisis.model import EventKind, Provenance
 from decisis.model import events as drafts
@@ -167,3 +169,29 @@ def make_node_in(store: Store) -> str:
     node = make_node("to be tombstoned", when=at(0))
     store.append(G, [node_added(node)])
     return node.id
+
+
+FIXTURE = Path(__file__).parent / "data" / "before-provenance.db"
+
+
+def test_a_sqlite_file_made_by_decisis_before_entries_reads_unchanged(tmp_path: Path) -> None:
+    """``data/before-provenance.db`` was written by decisis main at 54d6da4, before this
+    event kind: a goal, a supersession, a tombstone and a recorded run. It opens, verifies,
+    has no entries, exports its old run as a PROV activity, and takes entries after."""
+    path = tmp_path / "old.db"
+    shutil.copyfile(FIXTURE, path)
+    with decisis.open(f"sqlite:///{path}") as graph:
+        assert graph.verify().ok
+        assert {e.kind for e in graph.events()} <= {
+            EventKind.NODE_ADDED,
+            EventKind.EDGE_ADDED,
+            EventKind.SUPERSEDED,
+            EventKind.TOMBSTONED,
+        }
+        nodes = graph.nodes(include_tombstoned=True)
+        assert len(nodes) == 5 and all(graph.provenance(n.id) == [] for n in nodes)
+        [run] = [n for n in nodes if n.metadata.get("kind") == "agent-run"]
+        assert f"urn:decisis:default:run:{run.id}" in graph.export("prov-turtle")
+        graph.record_provenance(run.id, "review", agent="alice", agent_type="person")
+        assert [e.agent for e in graph.provenance(run.id)] == ["alice"]
+        assert graph.verify().ok
