@@ -346,11 +346,10 @@ def print_provenance(entries: Sequence[Provenance], short: Short) -> None:
         agent = entry.agent or ""
         if entry.agent_type is not None:
             agent = f"{agent} ({entry.agent_type.value})".strip()
-        source = entry.source or ""
-        if entry.source_blob:
-            source += f" blob {entry.source_blob[:12]}"
-        if entry.source_commit:
-            source += f" commit {entry.source_commit[:12]}"
+        source = Text(visible(entry.source or ""))
+        for name, git_id in (("blob", entry.source_blob), ("commit", entry.source_commit)):
+            if git_id:
+                source.append(f"\n{name} {git_id[:12]}", style="dim")
         outcome = entry.outcome or ""
         if entry.error:
             outcome = f"{outcome}: {entry.error}" if outcome else entry.error
@@ -360,7 +359,7 @@ def print_provenance(entries: Sequence[Provenance], short: Short) -> None:
             Text(visible(entry.activity), style="bold"),
             Text(visible(agent)),
             Text(visible(entry.role or "")),
-            Text(visible(source.strip())),
+            source,
             "" if entry.confidence is None else f"{entry.confidence:.2f}",
             Text(visible(outcome)),
         )
