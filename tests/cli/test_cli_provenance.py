@@ -61,3 +61,17 @@ def test_ingested_records_name_their_file(tmp_path: Path) -> None:
     assert _run(url, "ingest", str(EXAMPLES)).returncode == 0  # unchanged: no second entry
     again = json.loads(_run(url, "--json", "provenance", record["id"]).stdout)
     assert len(again) == 1
+
+
+def test_control_characters_in_an_entry_print_as_escapes(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    with decisis.open(url) as graph:
+        node = graph.add_goal("Ship")
+        graph.record_provenance(
+            node.id, "review\x1b[2J", agent="mallory\u202e", source="a\rb.md", error="x\ny"
+        )
+    table = _run(url, "provenance", node.id)
+    assert table.returncode == 0, table.stderr
+    assert "\x1b" not in table.stdout and "\u202e" not in table.stdout and "\r" not in table.stdout
+    for shown in ("review\\x1b[2J", "mallory\\u202e", "a\\rb.md", "x\\ny"):
+        assert shown in table.stdout
