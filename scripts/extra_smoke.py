@@ -1,6 +1,8 @@
 """CI: with only one extra installed, its door or feature starts and answers.
 
-    .ci-extra/bin/python scripts/extra_smoke.py web|mcp|postgres|duckdb|llm|proofs [POSTGRES_URL]
+    .ci-extra/bin/python scripts/extra_smoke.py EXTRA [POSTGRES_URL]
+
+EXTRA: web, mcp, postgres, duckdb, llm, proofs or prov.
 
 Each check runs the installed ``decisis`` as a user would (a subprocess, real transports)
 and exits non-zero, saying what failed, when the door does not answer. ``embeddings`` is
@@ -137,6 +139,21 @@ def proofs(store: str) -> None:
             raise SystemExit(f"python -m decisis.proof verify: exit {code}: {done.stderr}")
 
 
+def prov(store: str) -> None:
+    """The PROV-O export parses back with rdflib, the goal an entity in it."""
+    import rdflib
+
+    _run("--store", store, "add", "goal", "Ship the PROV-O export")
+    turtle = _run("--store", store, "export", "--format", "prov-turtle")
+    graph = rdflib.Graph().parse(data=turtle, format="turtle")
+    query = (
+        "PREFIX prov: <http://www.w3.org/ns/prov#> "
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
+        "ASK { ?goal a prov:Entity ; rdfs:label 'Ship the PROV-O export' }"
+    )
+    assert graph.query(query).askAnswer, turtle
+
+
 CHECKS: dict[str, Callable[[str], None]] = {
     "web": web,
     "mcp": mcp,
@@ -144,6 +161,7 @@ CHECKS: dict[str, Callable[[str], None]] = {
     "duckdb": duckdb,
     "llm": llm,
     "proofs": proofs,
+    "prov": prov,
 }
 
 

@@ -25,6 +25,7 @@ from decisis.errors import (
 )
 from decisis.graph import GoalTree, Graph, Standing, open
 from decisis.model import (
+    AgentType,
     Edge,
     EdgeType,
     Event,
@@ -33,12 +34,14 @@ from decisis.model import (
     Node,
     NodeStatus,
     NodeType,
+    Provenance,
 )
 from decisis.stores import Reached, SearchHit, Store, open_store
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AgentType",
     "AmbiguousId",
     "Conflict",
     "CycleError",
@@ -60,6 +63,7 @@ __all__ = [
     "NodeStatus",
     "NodeType",
     "NotFound",
+    "Provenance",
     "Reached",
     "SearchHit",
     "Standing",

@@ -16,9 +16,9 @@ changes before it stay in the batch.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from decisis.errors import AmbiguousId, Conflict, NotFound
 from decisis.graph import Graph
@@ -29,6 +29,8 @@ from decisis.stores.fold import GraphState, apply
 from decisis.stores.prefixes import common_prefix, sorted_neighbours
 
 __all__ = ["Batch"]
+
+R = TypeVar("R", Node, Edge)
 
 
 class Batch(Graph):
@@ -121,13 +123,12 @@ class Batch(Graph):
         state = self._state
         if record_id in state.nodes or record_id in state.edges:
             return
-        try:
-            record: Node | Edge = (
-                self.store.get_node(self.name, record_id)
-                if what == "node"
-                else self.store.get_edge(self.name, record_id)
-            )
-        except LookupError:
+        record: Node | Edge | None = None
+        if what in ("node", "record"):
+            record = _stored(self.store.get_node, self.name, record_id)
+        if record is None and what in ("edge", "record"):
+            record = _stored(self.store.get_edge, self.name, record_id)
+        if record is None:
             return  # applying the change says it is missing, as the store would
         self._loaded[record_id] = record
         _put(state, record)
@@ -202,7 +203,8 @@ class Batch(Graph):
 
 
 def _touched(kind: EventKind, payload: dict[str, Any]) -> list[tuple[str, str]]:
-    """The existing records (id, "node" or "edge") an event reads or changes."""
+    """The existing records (id, "node", "edge" or "record": either) an event reads or
+    changes."""
     if kind is EventKind.EDGE_ADDED:
         edge = payload["edge"]
         return [(str(edge.get("source")), "node"), (str(edge.get("target")), "node")]
@@ -214,7 +216,16 @@ def _touched(kind: EventKind, payload: dict[str, Any]) -> list[tuple[str, str]]:
         return [(payload["old"], "node"), (payload["new"], "node")]
     if kind is EventKind.TOMBSTONED:
         return [(payload["id"], "edge" if payload["target"] == "edge" else "node")]
+    if kind is EventKind.PROVENANCE:
+        return [(payload["entity"], "record")]
     return []
+
+
+def _stored(read: Callable[[str, str], R], graph: str, record_id: str) -> R | None:
+    try:
+        return read(graph, record_id)
+    except LookupError:
+        return None
 
 
 def _added_ids(changes: Iterable[EventDraft]) -> Iterator[str]:

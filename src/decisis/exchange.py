@@ -1,4 +1,5 @@
-"""Export and import: a graph's ledger as JSON (re-importable), or a picture as DOT / Mermaid.
+"""Export and import: a graph's ledger as JSON (re-importable), a picture as DOT / Mermaid,
+or its provenance as W3C PROV-O (Turtle or JSON-LD: ``decisis.provo``, the ``prov`` extra).
 
 A JSON export carries every event with its checksums; import checks that chain
 before it appends anything, then replays the events into the target graph in
@@ -29,7 +30,7 @@ __all__ = ["EXPORT_FORMAT", "FORMATS", "MAX_PAYLOAD_DEPTH", "export_graph", "imp
 
 EXPORT_FORMAT = "decisis-export"
 EXPORT_VERSION = 1
-FORMATS = ("json", "dot", "mermaid")
+FORMATS = ("json", "dot", "mermaid", "prov-turtle", "prov-jsonld")
 # Levels of objects and arrays in one event's payload: metadata (at most
 # ``MAX_METADATA_DEPTH``) sits two levels in (``{"node": {"metadata": …}}``,
 # ``{"changes": {"metadata": …}}``); two more to spare.
@@ -52,6 +53,10 @@ def export_graph(graph: Graph, format: str = "json") -> str:
         return _export_dot(graph)
     if format == "mermaid":
         return _export_mermaid(graph)
+    if format in ("prov-turtle", "prov-jsonld"):
+        from decisis.provo import export_prov
+
+        return export_prov(graph, format)
     raise InvalidInput("format", f"unknown export format {format!r}", FORMATS)
 
 

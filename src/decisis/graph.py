@@ -34,7 +34,9 @@ from decisis.model import (
     utc_now,
 )
 from decisis.model import events as drafts
+from decisis.model.enums import AgentType, EventKind
 from decisis.model.ids import is_id
+from decisis.model.provenance import Provenance, provenance_payload
 from decisis.model.validation import (
     MAX_OPTIONS,
     check_change_count,
@@ -422,6 +424,49 @@ class Graph:
             target = "edge"
         self._append(drafts.tombstoned(record_id, target, text, utc_now()))
 
+    def record_provenance(
+        self,
+        ref: str,
+        activity: str,
+        *,
+        agent: str | None = None,
+        agent_type: AgentType | str | None = None,
+        role: str | None = None,
+        source: str | None = None,
+        source_blob: str | None = None,
+        source_commit: str | None = None,
+        confidence: float | None = None,
+        started_at: datetime | str | None = None,
+        ended_at: datetime | str | None = None,
+        outcome: str | None = None,
+        error: str | None = None,
+    ) -> Provenance:
+        """Record who or what made a node or edge, how and from what source, in one
+        ``provenance.recorded`` event (``decisis.model.provenance``). ``agent`` defaults to
+        the graph's agent; ``agent_type`` is ``person``, ``software_agent`` or
+        ``organization``; ``confidence`` 0 to 1."""
+        record_id = self._endpoint(ref)
+        payload = provenance_payload(
+            record_id,
+            activity,
+            agent=agent if agent is not None else self.agent,
+            agent_type=agent_type,
+            role=role,
+            source=source,
+            source_blob=source_blob,
+            source_commit=source_commit,
+            confidence=confidence,
+            started_at=started_at,
+            ended_at=ended_at,
+            outcome=outcome,
+            error=error,
+        )
+        at = utc_now()
+        written = self._append(drafts.provenance_recorded(payload, at))
+        if written:
+            return Provenance.from_payload(written[0].payload, written[0].at, written[0].seq)
+        return Provenance.from_payload(payload, at)  # waiting in a batch
+
     # -- records --------------------------------------------------------------------
     def get(self, ref: str) -> Node:
         return self._node(self.resolve(ref))
@@ -490,6 +535,15 @@ class Graph:
     def history(self, ref: str) -> list[Event]:
         """The ledger entries about one node or edge, oldest first."""
         return self.store.history(self.name, self._stored_id(ref), until=self.as_of)
+
+    def provenance(self, ref: str) -> list[Provenance]:
+        """The provenance entries about one node or edge, oldest first (read from its
+        ledger history, so a view made by ``at(t)`` has those recorded by then)."""
+        return [
+            Provenance.from_payload(event.payload, event.at, event.seq)
+            for event in self.history(ref)
+            if event.kind is EventKind.PROVENANCE
+        ]
 
     def events(self, after_seq: int = 0) -> Iterator[Event]:
         """The ledger entries after sequence number ``after_seq``, oldest first."""
@@ -749,7 +803,9 @@ class Graph:
         return Graph(view, self.name, agent=self.agent, as_of=moment, owns_store=True)
 
     def export(self, format: str = "json") -> str:
-        """The graph as JSON (its whole ledger, re-importable), Graphviz DOT or Mermaid."""
+        """The graph as JSON (its whole ledger, re-importable), Graphviz DOT, Mermaid, or
+        W3C PROV-O as Turtle or JSON-LD (``prov-turtle``, ``prov-jsonld``: the ``prov``
+        extra; ``decisis.provo``)."""
         from decisis.exchange import export_graph
 
         return export_graph(self, format)

@@ -114,7 +114,9 @@ def test_changed_record_is_one_update_and_bad_file_is_skipped(
     path.write_text(path.read_text().replace("caching", "sessions"), encoding="utf-8")
     second = ingest(graph, team)
     assert second.updated == ["team:002"]
-    assert graph.store.head(graph.name)[0] == seq + 1
+    # the update and its provenance entry
+    kinds = [e.kind.value for e in graph.events(after_seq=seq)]
+    assert kinds == ["node.updated", "provenance.recorded"]
 
 
 def test_a_record_read_differently_is_updated_once_and_a_moved_folder_is_not(
@@ -132,7 +134,8 @@ def test_a_record_read_differently_is_updated_once_and_a_moved_folder_is_not(
     graph.update(node.id, metadata=older, rationale="An older reading.")
     seq = graph.store.head(graph.name)[0]
     again = ingest(graph, team)
-    assert again.updated == ["team:001"] and graph.store.head(graph.name)[0] == seq + 1
+    assert again.updated == ["team:001"] and graph.store.head(graph.name)[0] == seq + 2
+    assert [p.outcome for p in graph.provenance(node.id)] == ["added", "updated"]
     node = record_nodes(graph)["team:001"]
     assert node.metadata["summary"] == "We will use Postgres for storage."
     assert node.rationale == "We will use Postgres for storage."
@@ -141,7 +144,7 @@ def test_a_record_read_differently_is_updated_once_and_a_moved_folder_is_not(
     team.rename(moved)
     third = ingest(graph, moved)
     assert third.updated == [] and len(third.unchanged) == 1
-    assert graph.store.head(graph.name)[0] == seq + 1
+    assert graph.store.head(graph.name)[0] == seq + 2
 
 
 def test_proposed_links_keep_status_and_may_form_cycles(

@@ -24,7 +24,15 @@ def test_a_successful_run_records_one_decision_with_provenance(graph: decisis.Gr
             pass
         run.notes["model"] = "m"
     [node] = runs(graph)
-    assert graph.store.head(graph.name)[0] == before + 1  # one ledger event
+    added, recorded = graph.events(after_seq=before)  # the node and its entry, one append
+    assert added.entity == recorded.entity == node.id
+    assert recorded.kind is decisis.EventKind.PROVENANCE
+    [entry] = graph.provenance(node.id)
+    assert (entry.activity, entry.agent, entry.role) == ("run:plan", "planner", "plan")
+    assert entry.agent_type is decisis.AgentType.SOFTWARE_AGENT
+    assert entry.outcome == "succeeded" and entry.error is None
+    assert entry.started_at is not None and entry.ended_at is not None
+    assert entry.started_at <= entry.ended_at == node.recorded_at
     prov = node.metadata["provenance"]
     assert prov["activity"] == "run:plan" and prov["entity"] == run.id == node.id
     assert prov["agent"] == node.agent == "planner" and prov["outcome"] == "succeeded"
@@ -40,6 +48,16 @@ def test_a_failed_run_is_recorded_and_the_exception_re_raised(graph: decisis.Gra
     prov = node.metadata["provenance"]
     assert prov["outcome"] == "failed" and prov["error"]["type"] == "KeyError"
     assert node.status is NodeStatus.REJECTED and "KeyError" in (node.rationale or "")
+    [entry] = graph.provenance(node.id)
+    assert entry.outcome == "failed" and entry.error == "KeyError: 'missing'"
+
+
+def test_a_run_with_an_empty_agent_or_a_long_role_is_still_recorded(graph: decisis.Graph) -> None:
+    with Recorder(graph).run(agent="  ", role="r" * 300):
+        pass
+    [node] = runs(graph)
+    [entry] = graph.provenance(node.id)
+    assert entry.agent is None and entry.role == "r" * 200 and graph.verify().ok
 
 
 def test_a_failure_to_record_is_logged_and_never_fails_the_run(

@@ -24,6 +24,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("bench_web.py", ["--quick"], "| POST /api/ask"),
         ("bench_rules.py", ["--records", "300"], "| title-replaces"),
         ("reader_linear.py", ["--quick"], "| line"),
+        ("bench_provenance.py", ["--quick", "--records", "40"], "| subject"),
         ("writers_corrections.py", ["--quick"], "| store"),
         ("soak.py", ["--seconds", "3"], "| writer"),
         ("bench_files.py", ["--quick", "--rounds", "1"], "| decisions"),

@@ -2,8 +2,9 @@
 
 A hypothesis state machine drives a reference memory store and the backend under
 test side by side with the same drafts: adding nodes and edges of every type,
-updates (some refused), supersessions (self, cycles, repeats), tombstones and
-batches that must fail whole. Each write must succeed on both with the same
+updates (some refused), supersessions (self, cycles, repeats), tombstones, provenance
+entries (about nodes, edges, unknown or tombstoned records, some malformed) and batches
+that must fail whole. Each write must succeed on both with the same
 checksums or fail on both with the same exception class; every read must agree;
 traversals and paths are also checked against networkx; every ledger verifies.
 """
@@ -60,6 +61,13 @@ NODE_CHANGES = [
     {"confidence": 3.0},  # refused: out of range
 ]
 EDGE_CHANGES = [{"state": "confirmed"}, {"confidence": 0.5}, {"source": "x"}, {"state": "maybe"}]
+ENTRY_FIELDS = [
+    {"agent": "alice", "agent_type": "person", "role": "author", "confidence": 0.5},
+    {"agent": "bot", "agent_type": "software_agent", "source": "a.md", "source_blob": "0" * 40},
+    {"outcome": "failed", "error": "boom", "started_at": "2026-01-01T00:00:00.000000Z"},
+    {"agent_type": "robot"},  # refused: not an agent type
+    {"confidence": 2},  # refused: out of range
+]
 
 
 class BackendsAgree(RuleBasedStateMachine):
@@ -175,6 +183,12 @@ class BackendsAgree(RuleBasedStateMachine):
     def tombstone(self, index: int, is_edge: bool) -> None:
         record = self.edge(index) if is_edge else self.node(index)
         self.write([tombstoned(record, "edge" if is_edge else "node", reason="random")])
+
+    @rule(index=pick, is_edge=st.booleans(), fields=st.sampled_from(ENTRY_FIELDS))
+    def provenance(self, index: int, is_edge: bool, fields: dict[str, Any]) -> None:
+        record = self.edge(index) if is_edge else self.node(index)
+        payload = {"entity": record, "activity": "review", **fields}
+        self.write([EventDraft(EventKind.PROVENANCE, record, payload, self.tick())])
 
     @rule(index=pick)
     def refused_batch(self, index: int) -> None:

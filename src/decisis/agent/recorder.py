@@ -1,9 +1,12 @@
 """Per-run recording: every agent run leaves exactly one decision with its provenance.
 
 ``with recorder.run(agent="planner", role="plan") as run:`` writes, when the block
-ends, one decision node in one ledger event. Its ``metadata.provenance`` is the
-provenance entry (PROV words: the activity ``run:<role>``, the run id as entity, the
-agent, start and end, outcome, the error if any, and the spans seen in the run).
+ends, one decision node and its provenance entry, in one append: a
+``provenance.recorded`` event (``decisis.model.provenance``: the activity
+``run:<role>``, the run's agent as a ``software_agent`` in the run's role, start and end,
+outcome, the error if any), which ``Graph.provenance`` and the PROV-O export read. The
+node's ``metadata.provenance`` keeps the same words with the spans seen in the run and
+the trace id.
 The run's exception is recorded and re-raised; a failure to record is logged and
 never fails the run. With OpenTelemetry installed the run is also a span, so spans
 started inside it are its children, and their trace id is kept.
@@ -22,6 +25,8 @@ from decisis.agent.handlers import RUN_KIND
 from decisis.graph import Graph
 from decisis.model import Node, NodeStatus, NodeType, format_time, new_id, utc_now
 from decisis.model import events as drafts
+from decisis.model.enums import AgentType
+from decisis.model.provenance import MAX_ERROR_LENGTH, MAX_NAME_LENGTH, provenance_payload
 
 __all__ = ["Recorder", "Run"]
 
@@ -156,9 +161,31 @@ class Recorder:
             return
         try:
             node = _run_node(run, began, label, exc)
-            self.graph.store.append(self.graph.name, [drafts.node_added(node, node.recorded_at)])
+            entry = drafts.provenance_recorded(_run_entry(run, node), node.recorded_at)
+            self.graph.store.append(
+                self.graph.name, [drafts.node_added(node, node.recorded_at), entry]
+            )
         except Exception:  # recording must never fail the run it describes
             log.warning("decisis could not record run %s (%s)", run.id, run.role, exc_info=True)
+
+
+def _run_entry(run: Run, node: Node) -> dict[str, Any]:
+    """The run's provenance entry: the words its node's metadata keeps, as an entry (an
+    empty agent or role is left out, a long role cut, rather than refused: recording must
+    not fail)."""
+    said = node.metadata["provenance"]
+    error = said.get("error")
+    return provenance_payload(
+        node.id,
+        said["activity"][:MAX_NAME_LENGTH],
+        agent=run.agent.strip() or None if isinstance(run.agent, str) else None,
+        agent_type=AgentType.SOFTWARE_AGENT,
+        role=run.role.strip()[:MAX_NAME_LENGTH] or None if isinstance(run.role, str) else None,
+        started_at=said["started_at"],
+        ended_at=said["ended_at"],
+        outcome=said["outcome"],
+        error=f"{error['type']}: {error['message']}"[:MAX_ERROR_LENGTH] if error else None,
+    )
 
 
 def _run_node(run: Run, began: Any, label: str | None, exc: BaseException | None) -> Node:

@@ -97,7 +97,10 @@ def export(
     format: Annotated[
         str,
         typer.Option(
-            "--format", "-f", help="json (the whole ledger, re-importable), dot or mermaid."
+            "--format",
+            "-f",
+            help="json (the whole ledger, re-importable), dot, mermaid, or W3C PROV-O as "
+            "prov-turtle or prov-jsonld (needs decisis[prov]).",
         ),
     ] = "json",
     output: Annotated[
@@ -105,7 +108,8 @@ def export(
         typer.Option("--output", "-o", dir_okay=False, help="Write to this file, not stdout."),
     ] = None,
 ) -> None:
-    """Write the graph as JSON (its ledger, for import), Graphviz DOT or a Mermaid flowchart."""
+    """Write the graph as JSON (its ledger, for import), Graphviz DOT, a Mermaid flowchart,
+    or its provenance as W3C PROV-O (Turtle or JSON-LD)."""
     state = get_state(ctx)
     text = state.graph.export(format)
     if output is None:

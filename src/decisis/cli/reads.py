@@ -1,5 +1,5 @@
-"""Commands that answer questions: show, current, why, impact, ancestors, descendants, path,
-goals, recent, search, at."""
+"""Commands that answer questions: show, provenance, current, why, impact, ancestors,
+descendants, path, goals, recent, search, at."""
 
 from __future__ import annotations
 
@@ -87,6 +87,21 @@ def _show_edge(state: State, ref: str) -> None:
     short = short_ids(state.graph, [edge.id, edge.source, edge.target])
     print_edges("edge", [edge], short)
     print_events("history", history, short)
+
+
+def provenance(ctx: typer.Context, *, ref: IdArg) -> None:
+    """Who or what made a node or edge, how and from what source: its provenance entries,
+    oldest first (agent and agent type, role, source with git blob and commit, confidence)."""
+    state = get_state(ctx)
+    entries = state.graph.provenance(ref)
+    if state.json:
+        from decisis.cli.jsonout import emit
+
+        emit([entry.to_dict() for entry in entries])
+        return
+    from decisis.cli.render import print_provenance
+
+    print_provenance(entries, short_ids(state.graph, [e.entity for e in entries]))
 
 
 def current(ctx: typer.Context, *, ref: IdArg, believe: BelieveOpt = BELIEVED) -> None:
@@ -365,7 +380,18 @@ def _print_view(view: Graph, namer: Graph, limit: int, all_nodes: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
-    for command in (show, current, why, impact, ancestors, descendants, path, goals, recent):
+    for command in (
+        show,
+        provenance,
+        current,
+        why,
+        impact,
+        ancestors,
+        descendants,
+        path,
+        goals,
+        recent,
+    ):
         app.command()(command)
     app.command("list")(list_nodes)
     app.command()(search)

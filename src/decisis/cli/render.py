@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from decisis.graph import GoalTree, Standing
-    from decisis.model import Edge, Event, Node
+    from decisis.model import Edge, Event, Node, Provenance
     from decisis.search.precedents import Precedent
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
@@ -41,6 +41,7 @@ __all__ = [
     "print_node",
     "print_nodes",
     "print_path",
+    "print_provenance",
     "print_reached",
     "print_standing",
     "print_verify",
@@ -325,6 +326,42 @@ def print_events(title: str, events: Sequence[Event], short: Short) -> None:
             Text(_sid(short, event.entity), style="yellow"),
             event.checksum[:15],
             Text(visible(event.invalidated_reason or "")),
+        )
+    console().print(table)
+
+
+def print_provenance(entries: Sequence[Provenance], short: Short) -> None:
+    """Provenance entries, oldest first: when, what activity, which agent of which type in
+    which role, from what source (and git blob and commit), how sure, how it ended."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if not entries:
+        print_message("provenance: none", style="dim")
+        return
+    table = Table(title="provenance", title_justify="left", show_edge=False, pad_edge=False)
+    for name in ("seq", "at (UTC)", "activity", "agent", "role", "source", "conf.", "outcome"):
+        table.add_column(name, overflow="fold")
+    for entry in entries:
+        agent = entry.agent or ""
+        if entry.agent_type is not None:
+            agent = f"{agent} ({entry.agent_type.value})".strip()
+        source = Text(visible(entry.source or ""))
+        for name, git_id in (("blob", entry.source_blob), ("commit", entry.source_commit)):
+            if git_id:
+                source.append(f"\n{name} {git_id[:12]}", style="dim")
+        outcome = entry.outcome or ""
+        if entry.error:
+            outcome = f"{outcome}: {entry.error}" if outcome else entry.error
+        table.add_row(
+            str(entry.seq),
+            _when(entry.recorded_at, 19),
+            Text(visible(entry.activity), style="bold"),
+            Text(visible(agent)),
+            Text(visible(entry.role or "")),
+            source,
+            "" if entry.confidence is None else f"{entry.confidence:.2f}",
+            Text(visible(outcome)),
         )
     console().print(table)
 

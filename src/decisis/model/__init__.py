@@ -2,6 +2,7 @@
 
 from decisis.model.enums import (
     CAUSAL_EDGE_TYPES,
+    AgentType,
     EdgeType,
     EventKind,
     LinkState,
@@ -10,6 +11,7 @@ from decisis.model.enums import (
 )
 from decisis.model.events import Event, EventDraft
 from decisis.model.ids import new_id
+from decisis.model.provenance import Provenance
 from decisis.model.records import EDGE_MUTABLE_FIELDS, NODE_MUTABLE_FIELDS, Edge, Node
 from decisis.model.times import format_time, parse_time, utc_now
 
@@ -17,6 +19,7 @@ __all__ = [
     "CAUSAL_EDGE_TYPES",
     "EDGE_MUTABLE_FIELDS",
     "NODE_MUTABLE_FIELDS",
+    "AgentType",
     "Edge",
     "EdgeType",
     "Event",
@@ -26,6 +29,7 @@ __all__ = [
     "Node",
     "NodeStatus",
     "NodeType",
+    "Provenance",
     "format_time",
     "new_id",
     "parse_time",

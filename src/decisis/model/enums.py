@@ -1,4 +1,5 @@
-"""The closed vocabularies of the graph: node types, statuses, edge types, link states."""
+"""The closed vocabularies of the graph: node types, statuses, edge types, link states,
+ledger event kinds and the agent types of provenance entries."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from enum import StrEnum
 
 __all__ = [
     "CAUSAL_EDGE_TYPES",
+    "AgentType",
     "EdgeType",
     "EventKind",
     "LinkState",
@@ -63,6 +65,15 @@ class EventKind(StrEnum):
     SUPERSEDED = "superseded"
     TOMBSTONED = "tombstoned"
     RULE_TRUSTED = "rule.trusted"
+    PROVENANCE = "provenance.recorded"
+
+
+class AgentType(StrEnum):
+    """Who an agent of a provenance entry is, in the words of W3C PROV's agent subtypes."""
+
+    PERSON = "person"
+    SOFTWARE_AGENT = "software_agent"
+    ORGANIZATION = "organization"
 
 
 # Edges along which one record explains another: ``why`` walks them backwards, ``impact`` forwards.

@@ -2,21 +2,31 @@
 
 Payloads by kind (every value JSON; times in the canonical text form):
 
-====================  =============================================================
-kind                  payload
-====================  =============================================================
-``node.added``        ``{"node": Node.to_dict()}``
-``node.updated``      ``{"id": ID, "changes": {field: value}, "updated_at": T}``
-``edge.added``        ``{"edge": Edge.to_dict()}``
-``edge.updated``      ``{"id": ID, "changes": {field: value}, "updated_at": T}``
-``superseded``        ``{"old": ID, "new": ID, "at": T, "edge": Edge.to_dict()}``
-``tombstoned``        ``{"id": ID, "target": "node" | "edge", "reason": str, "at": T}``
-``rule.trusted``      ``{"rule": str, "successes": S, "failures": F, "confidence": C,
-                      "updated_at": T}``: a link rule's Beta trust moved to (S, F);
-                      every live candidate ``supersedes`` edge whose
-                      ``metadata.rule`` is ``rule`` gets confidence ``C``, the mean
-                      S / (S + F) to six decimals (entity ``rule:<name>``)
-====================  =============================================================
+=========================  =============================================================
+kind                       payload
+=========================  =============================================================
+``node.added``             ``{"node": Node.to_dict()}``
+``node.updated``           ``{"id": ID, "changes": {field: value}, "updated_at": T}``
+``edge.added``             ``{"edge": Edge.to_dict()}``
+``edge.updated``           ``{"id": ID, "changes": {field: value}, "updated_at": T}``
+``superseded``             ``{"old": ID, "new": ID, "at": T, "edge": Edge.to_dict()}``
+``tombstoned``             ``{"id": ID, "target": "node" | "edge", "reason": str, "at": T}``
+``rule.trusted``           ``{"rule": str, "successes": S, "failures": F, "confidence": C,
+                           "updated_at": T}``: a link rule's Beta trust moved to (S, F);
+                           every live candidate ``supersedes`` edge whose
+                           ``metadata.rule`` is ``rule`` gets confidence ``C``, the mean
+                           S / (S + F) to six decimals (entity ``rule:<name>``)
+``provenance.recorded``    ``{"entity": ID, "activity": str, "agent": str,
+                           "agent_type": "person" | "software_agent" | "organization",
+                           "role": str, "source": str, "source_blob": SHA,
+                           "source_commit": SHA, "confidence": C, "started_at": T,
+                           "ended_at": T, "outcome": str, "error": str}``: who or what
+                           made the node or edge ``entity`` (the event's entity too), how
+                           and from what; only ``entity`` and ``activity`` are required,
+                           an absent key is left out (``decisis.model.provenance``). The
+                           fold changes no table: the record must exist and not be
+                           tombstoned; ``Graph.provenance`` reads the entries back
+=========================  =============================================================
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from enum import StrEnum
 from typing import Any
 
 from decisis.model.enums import EventKind
+from decisis.model.provenance import check_provenance
 from decisis.model.records import Edge, Node
 from decisis.model.times import format_time
 
@@ -39,6 +50,7 @@ __all__ = [
     "edge_updated",
     "node_added",
     "node_updated",
+    "provenance_recorded",
     "rule_trusted",
     "superseded",
     "tombstoned",
@@ -134,6 +146,11 @@ def rule_trusted(
     return EventDraft(EventKind.RULE_TRUSTED, f"rule:{rule}", payload, at)
 
 
+def provenance_recorded(payload: dict[str, Any], at: datetime) -> EventDraft:
+    """A provenance entry (a payload from ``provenance_payload``) about its ``entity``."""
+    return EventDraft(EventKind.PROVENANCE, payload["entity"], payload, at)
+
+
 _NUMBER = (int, float)
 _PAYLOAD_SHAPES: dict[EventKind, dict[str, type | tuple[type, ...]]] = {
     EventKind.NODE_ADDED: {"node": dict},
@@ -149,6 +166,7 @@ _PAYLOAD_SHAPES: dict[EventKind, dict[str, type | tuple[type, ...]]] = {
         "confidence": _NUMBER,
         "updated_at": str,
     },
+    EventKind.PROVENANCE: {"entity": str, "activity": str},
 }
 _MAX_RULE_NAME = 200
 _MEAN_TOLERANCE = 1e-6  # the confidence is the Beta mean rounded to six decimals
@@ -170,6 +188,8 @@ def check_payload(kind: EventKind, payload: object) -> dict[str, Any]:
             )
     if kind is EventKind.RULE_TRUSTED:
         _check_rule_trusted(payload)
+    elif kind is EventKind.PROVENANCE:
+        check_provenance(payload)
     return payload
 
 

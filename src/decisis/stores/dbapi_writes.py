@@ -167,6 +167,8 @@ class _Tables(Generic[C]):
             self._tombstone(payload, entity)
         elif kind is EventKind.RULE_TRUSTED:
             self._trust_rule(payload)
+        elif kind is EventKind.PROVENANCE:
+            self._check_described(payload["entity"])
 
     def _index(self, node: Node, *, replace: bool) -> None:
         if self.dialect.index_node is not None:
@@ -201,6 +203,19 @@ class _Tables(Generic[C]):
         if edge.tombstoned:
             raise Conflict(f"edge {edge_id} is tombstoned and cannot change")
         return edge
+
+    def _check_described(self, record_id: str) -> None:
+        """``fold._check_described``: a provenance entry's record is a live node or edge."""
+        row = self.conn.execute(_SELECT_NODE, (self.graph, record_id)).fetchone()
+        if row is not None:
+            if node_from_row(row).tombstoned:
+                raise Conflict(f"entity: node {record_id} is tombstoned and cannot change")
+            return
+        row = self.conn.execute(_SELECT_EDGE, (self.graph, record_id)).fetchone()
+        if row is None:
+            raise NotFound("node or edge", record_id, self.graph)
+        if edge_from_row(row).tombstoned:
+            raise Conflict(f"edge {record_id} is tombstoned and cannot change")
 
     def _check_endpoint(self, node_id: str, field: str) -> None:
         row = self.conn.execute(

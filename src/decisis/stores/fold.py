@@ -35,6 +35,11 @@ Rules (each refusal raises and leaves the state unchanged):
   still records where the rule's trust moved. SQLite and DuckDB run this as one
   set-based ``UPDATE``; PostgreSQL runs this fold on the rule's unjudged links,
   read in the append's one round of reads.
+* ``provenance.recorded``: the payload must be a provenance entry
+  (``check_payload``) whose ``entity`` is the event's entity (``InvalidInput``) and
+  names a node or edge of the graph (``NotFound``) that is not tombstoned
+  (``Conflict``). It changes no table: the entries are read back from the ledger
+  (``Store.history``).
 """
 
 from __future__ import annotations
@@ -62,7 +67,13 @@ from decisis.model.events import check_payload
 from decisis.model.validation import check_enum
 from decisis.stores.retire import kept_metadata, release, retire, retires
 
-__all__ = ["GraphState", "apply", "canonical_draft", "checked_changes"]
+__all__ = [
+    "GraphState",
+    "apply",
+    "canonical_draft",
+    "check_described_entity",
+    "checked_changes",
+]
 
 
 def canonical_draft(
@@ -72,6 +83,8 @@ def canonical_draft(
     them: every store folds what the ledger will hold, so all refuse the same drafts alike,
     and returns the time as storage gives it back (UTC)."""
     kind = check_enum(EventKind, draft.kind, "kind")
+    if kind is EventKind.PROVENANCE:
+        check_described_entity(draft.entity, draft.payload)
     try:
         raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
     except (TypeError, ValueError) as exc:
@@ -80,6 +93,18 @@ def canonical_draft(
         raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
     document = json.loads(raw)
     return raw, kind, document["payload"], parse_time(document["at"], "at")
+
+
+def check_described_entity(entity: str, payload: object) -> None:
+    """A provenance entry is filed under the record it describes, so ``history`` finds it:
+    the event's entity must be the payload's."""
+    named = payload.get("entity") if isinstance(payload, dict) else None
+    if entity != named:
+        raise InvalidInput(
+            "entity",
+            f"the event is about {entity!r:.80} but its entry describes {named!r:.80}",
+            "the id the payload's entity names",
+        )
 
 
 @dataclass
@@ -195,6 +220,18 @@ def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> 
         _apply_tombstone(state, payload)
     elif kind is EventKind.RULE_TRUSTED:
         _apply_rule_trusted(state, payload)
+    elif kind is EventKind.PROVENANCE:
+        _check_described(state, payload["entity"])
+
+
+def _check_described(state: GraphState, record_id: str) -> None:
+    """The record a provenance entry is about: a live node or edge of the graph."""
+    if record_id in state.nodes:
+        state.live_node(record_id, "entity")
+    elif record_id in state.edges:
+        state.live_edge(record_id)
+    else:
+        raise NotFound("node or edge", record_id)
 
 
 def _apply_supersede(state: GraphState, payload: dict[str, Any]) -> None:

@@ -9,6 +9,12 @@ has judged, is tombstoned. Links go in as plain ``edge.added`` events, never thr
 each other may propose links both ways (the walk in ``decisis.adr.answer.walk`` copes with
 cycles).
 
+Each record added or changed gets a provenance entry in the same append (activity
+``adr.ingest``, agent ``decisis`` as a ``software_agent`` in the role ``reader``, outcome
+``added`` or ``updated``, the file as ``source`` and, inside a git work tree, its blob and
+commit: ``decisis.adr.link.sources``); an unchanged record gets none, so re-ingesting a
+folder piles nothing up.
+
 Everything one ingest changes lands in one ``append``: one transaction, all or none.
 """
 
@@ -22,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from decisis.adr.link.rules import Proposal, propose_links, rules
+from decisis.adr.link.sources import record_sources
 from decisis.adr.link.trust import trust_from
 from decisis.adr.read.placed import place_records
 from decisis.adr.read.reader import read_folder
@@ -41,6 +48,8 @@ from decisis.model import (
     utc_now,
 )
 from decisis.model import events as drafts
+from decisis.model.enums import AgentType
+from decisis.model.provenance import MAX_SOURCE_LENGTH, provenance_payload
 from decisis.stores.retire import RETIRED_KEY
 
 __all__ = [
@@ -57,6 +66,8 @@ __all__ = [
 ]
 
 ADR_KIND = "adr"  # metadata["kind"] of a record node; questions are "adr-question"
+INGEST_ACTIVITY = "adr.ingest"  # the activity of an ingested record's provenance entry
+INGEST_AGENT = "decisis"
 MAX_DECISION_CHARS = 4000
 MAX_TEXT_CHARS = 30000
 _STATUS = {AdrStatus.SUPERSEDED: NodeStatus.SUPERSEDED, AdrStatus.REJECTED: NodeStatus.REJECTED}
@@ -158,6 +169,32 @@ def _record_drafts(
         else:
             report.unchanged.append(record.key)
     return out, ids
+
+
+def _provenance_drafts(
+    records: Sequence[AdrRecord], ids: dict[str, str], at: dt.datetime, report: IngestReport
+) -> list[EventDraft]:
+    """One provenance entry for each record this ingest adds or updates, naming its file
+    (and git blob and commit); none for an unchanged one."""
+    outcomes = {key: "added" for key in report.added} | {key: "updated" for key in report.updated}
+    written = [record for record in records if record.key in outcomes]
+    sources = record_sources(written)
+    out = []
+    for record in written:
+        source = sources[record.key]
+        payload = provenance_payload(
+            ids[record.key],
+            INGEST_ACTIVITY,
+            agent=INGEST_AGENT,
+            agent_type=AgentType.SOFTWARE_AGENT,
+            role="reader",
+            source=source.path[:MAX_SOURCE_LENGTH],
+            source_blob=source.blob,
+            source_commit=source.commit,
+            outcome=outcomes[record.key],
+        )
+        out.append(drafts.provenance_recorded(payload, at))
+    return out
 
 
 def _read_anew(old: Node, fields: dict[str, Any]) -> bool:
@@ -272,6 +309,7 @@ def ingest_records(graph: Graph, records: Sequence[AdrRecord]) -> IngestReport:
         head = graph.store.head(graph.name)[0]  # before the reads the drafts come from
         known = record_nodes(graph)
         changes, ids = _record_drafts(records, known, at, report)
+        changes += _provenance_drafts(records, ids, at, report)
         changes += _link_drafts(graph, proposals, ids, scope, at, report)
         if changes:
             graph.store.append(graph.name, changes, after_seq=head)
