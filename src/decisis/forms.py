@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from decisis.graph import GoalTree, Standing
     from decisis.model import Event, Node
     from decisis.search.precedents import Precedent
+    from decisis.stale import Stale
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
 
@@ -21,6 +22,7 @@ __all__ = [
     "nodes_list",
     "precedent_dict",
     "reached_dict",
+    "stale_dict",
     "standing_dict",
     "verify_dict",
 ]
@@ -63,6 +65,17 @@ def standing_dict(standing: Standing) -> dict[str, Any]:
         "superseded": standing.superseded,
         "standing": nodes_list(standing.standing),
         "chains": [nodes_list(chain) for chain in standing.chains],
+    }
+
+
+def stale_dict(stale: Stale) -> dict[str, Any]:
+    """A record resting on a replaced premise, with what stands now in its place."""
+    return {
+        "node": stale.node.to_dict(),
+        "premise": stale.premise.to_dict(),
+        "edge_type": stale.edge_type.value,
+        "edge": stale.edge.to_dict(),
+        "standing": nodes_list(stale.standing),
     }
 
 

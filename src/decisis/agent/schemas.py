@@ -16,13 +16,16 @@ from decisis.adr import MAX_QUESTION_CHARS
 __all__ = [
     "QUERY_KINDS",
     "AddGoal",
+    "CheckPlan",
     "CorrectDecision",
     "CurrentDecision",
     "FindDecisions",
     "FindPrecedents",
     "QueryDecisions",
+    "ReaffirmDecision",
     "RecordDecision",
     "RecordOutcome",
+    "StaleDependents",
     "SupersedeDecision",
     "ToolArgs",
     "json_schema",
@@ -31,6 +34,7 @@ __all__ = [
 Label = Field(min_length=1, max_length=500, description="A short statement, one line.")
 Confidence = Field(default=None, ge=0.0, le=1.0, description="How sure, from 0 to 1.")
 Rationale = Field(default=None, max_length=4000, description="Why, in a sentence or two.")
+MAX_PLAN_CHARS = 20_000
 NodeId = Field(min_length=1, max_length=64, description="A node id or a unique prefix of one.")
 
 QueryKind = Literal["active_goals", "recent", "path", "ancestors", "descendants", "why", "current"]
@@ -126,6 +130,32 @@ class CorrectDecision(ToolArgs):
     correct_decision_id: str | None = Field(
         description="The record that answers it (id, prefix or key such as 'team:012'); "
         "null when no record does."
+    )
+
+
+class StaleDependents(ToolArgs):
+    id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Only this node's replaced premises (a node id or prefix); all when omitted.",
+    )
+
+
+class ReaffirmDecision(ToolArgs):
+    id: str = NodeId
+    premise_id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Only for this replaced premise; all of the node's when omitted.",
+    )
+    note: str | None = Field(default=None, max_length=4000, description="Why it still holds.")
+
+
+class CheckPlan(ToolArgs):
+    plan: str = Field(
+        min_length=1,
+        max_length=MAX_PLAN_CHARS,
+        description="The plan: steps as lines, numbered or bulleted items, or sentences.",
     )
 
 

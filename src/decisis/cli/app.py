@@ -13,7 +13,19 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from decisis.cli import adr, copy, demo, evaluate, ledger, mcp, reads, serve, think, writes
+from decisis.cli import (
+    adr,
+    copy,
+    demo,
+    evaluate,
+    ledger,
+    mcp,
+    reads,
+    serve,
+    stale,
+    think,
+    writes,
+)
 from decisis.cli.state import State
 from decisis.errors import DecisisError
 
@@ -143,7 +155,7 @@ def _global_options(
     ctx.call_on_close(state.close)
 
 
-for _module in (writes, reads, ledger, demo, adr, evaluate, copy, think, mcp, serve):
+for _module in (writes, reads, stale, ledger, demo, adr, evaluate, copy, think, mcp, serve):
     _module.register(app)
 for _info in [
     *app.registered_commands,

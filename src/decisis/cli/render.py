@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from decisis.model import Edge, Event, Node
     from decisis.search.precedents import Precedent
     from decisis.stores import Reached, SearchHit
+    from decisis.stale import Stale
     from decisis.stores.replay import VerifyReport
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "print_nodes",
     "print_path",
     "print_reached",
+    "print_stale",
     "print_standing",
     "print_verify",
     "visible",
@@ -249,6 +251,30 @@ def print_standing(standing: Standing, short: Short) -> None:
         out.print(line, soft_wrap=True)
     if not standing.superseded:
         out.print(Text("never superseded", style="dim"))
+
+
+def print_stale(title: str, found: Sequence[Stale], short: Short) -> None:
+    """``01jc2k3m action: Write Jenkinsfile -leads_to- rests on 01jc2k2a … replaced by
+    01jc2k4p …``, one line a dependent and premise; a line saying so when there is none."""
+    from rich.text import Text
+
+    out = console()
+    if not found:
+        out.print(Text("nothing rests on a replaced decision", style="dim"))
+        return
+    out.print(Text(title, style="bold"))
+    for item in found:
+        line = Text("- ")
+        line.append_text(_node_text(item.node, short))
+        line.append(f" rests on ({item.edge_type.value}) ", style="dim")
+        line.append_text(_node_text(item.premise, short, status=False))
+        line.append(", replaced by ", style="dim")
+        for index, node in enumerate(item.standing):
+            if index:
+                line.append(" and ", style="dim")
+            line.append_text(_node_text(node, short, status=False))
+        out.print(line, soft_wrap=True)
+    out.print(Text("re-affirm with `decisis reaffirm ID`, or supersede it", style="dim"))
 
 
 def print_node(node: Node, short: Short) -> None:

@@ -1,0 +1,79 @@
+"""Commands on the records that rest on a replaced decision: stale, reaffirm."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from decisis.cli.common import short_ids
+from decisis.cli.state import State, get_state
+
+if TYPE_CHECKING:
+    from decisis.stale import Stale
+
+__all__ = ["print_found", "register"]
+
+
+def print_found(state: State, title: str, found: list[Stale]) -> None:
+    """Stale dependents as a list (``--json``: their JSON forms) or as lines."""
+    if state.json:
+        from decisis.cli.jsonout import emit
+        from decisis.forms import stale_dict
+
+        emit([stale_dict(item) for item in found])
+        return
+    from decisis.cli.render import print_stale
+
+    ids = [n.id for item in found for n in (item.node, item.premise, *item.standing)]
+    print_stale(title, found, short_ids(state.graph, ids))
+
+
+def stale(
+    ctx: typer.Context,
+    *,
+    ref: Annotated[
+        str | None, typer.Argument(metavar="[ID]", help="Only this node's replaced premises.")
+    ] = None,
+    premise: Annotated[
+        str | None,
+        typer.Option("--premise", help="Only what rests on this replaced decision (or its chain)."),
+    ] = None,
+) -> None:
+    """Records resting on a decision that was replaced: each with the replaced premise, the
+    edge (requires, enables, leads_to an action, precedent_for a decision) and what stands now.
+
+    Each stays listed until it is re-affirmed (`decisis reaffirm`) or superseded."""
+    state = get_state(ctx)
+    print_found(state, "resting on a replaced decision", state.graph.stale(ref, premise=premise))
+
+
+def reaffirm(
+    ctx: typer.Context,
+    *,
+    ref: Annotated[str, typer.Argument(metavar="ID", help="The record that still holds.")],
+    premise: Annotated[
+        str | None,
+        typer.Option("--premise", help="Only for this replaced premise (default: all of them)."),
+    ] = None,
+    note: Annotated[str | None, typer.Option("--note", help="Why it still holds.")] = None,
+) -> None:
+    """Say that a record still holds with what replaced its premise: one ledger event.
+
+    It is listed by `decisis stale` again if what stands now is replaced in turn."""
+    state = get_state(ctx)
+    node = state.graph.reaffirm(ref, premise=premise, note=note)
+    if state.json:
+        from decisis.cli.jsonout import emit
+
+        emit(node.to_dict())
+        return
+    from decisis.cli.render import print_change
+
+    print_change("re-affirmed", node, short_ids(state.graph, [node.id]))
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command()(stale)
+    app.command()(reaffirm)
