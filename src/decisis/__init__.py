@@ -34,6 +34,8 @@ from decisis.model import (
     NodeStatus,
     NodeType,
 )
+from decisis.plans import PlanCheck
+from decisis.stale import Stale
 from decisis.stores import Reached, SearchHit, Store, open_store
 
 __version__ = "0.1.0.dev0"
@@ -60,8 +62,10 @@ __all__ = [
     "NodeStatus",
     "NodeType",
     "NotFound",
+    "PlanCheck",
     "Reached",
     "SearchHit",
+    "Stale",
     "Standing",
     "Store",
     "StoreError",

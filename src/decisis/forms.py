@@ -10,6 +10,7 @@ from decisis.model import format_time
 if TYPE_CHECKING:
     from decisis.graph import GoalTree, Standing
     from decisis.model import Event, Node
+    from decisis.plans import Finding, PlanCheck
     from decisis.search.precedents import Precedent
     from decisis.stale import Stale
     from decisis.stores import Reached, SearchHit
@@ -20,6 +21,7 @@ __all__ = [
     "goal_tree_dict",
     "hit_dict",
     "nodes_list",
+    "plan_check_dict",
     "precedent_dict",
     "reached_dict",
     "stale_dict",
@@ -76,6 +78,34 @@ def stale_dict(stale: Stale) -> dict[str, Any]:
         "edge_type": stale.edge_type.value,
         "edge": stale.edge.to_dict(),
         "standing": nodes_list(stale.standing),
+    }
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    return {
+        "kind": finding.kind,
+        "premise": finding.premise.to_dict(),
+        "premise_key": finding.premise_key,
+        "standing": nodes_list(list(finding.standing)),
+        "standing_keys": list(finding.standing_keys),
+        "words": list(finding.words),
+        "reason": finding.reason,
+        "weight": finding.weight,
+    }
+
+
+def plan_check_dict(check: PlanCheck) -> dict[str, Any]:
+    """Every step of a checked plan with its findings (an empty list for most)."""
+    return {
+        "steps": [
+            {
+                "number": s.step.number,
+                "text": s.step.text,
+                "findings": [finding_dict(f) for f in s.findings],
+            }
+            for s in check.steps
+        ],
+        "findings": check.findings,
     }
 
 

@@ -40,7 +40,7 @@ from decisis.model.validation import (
     check_confidence,
     check_enum,
     check_graph_name,
-    check_rationale,
+    check_note,
     check_reason,
 )
 from decisis.search.precedents import Precedent
@@ -50,6 +50,7 @@ from decisis.stores.checks import check_edge_types
 
 if TYPE_CHECKING:
     from decisis.batch import Batch
+    from decisis.plans import CheckSettings, PlanCheck
     from decisis.stale import Stale
     from decisis.stores.replay import VerifyReport
 
@@ -643,7 +644,7 @@ class Graph:
         self._check_writable()
         node_id = self.resolve(ref)
         premise_id = self.resolve(premise) if premise is not None else None
-        text = check_rationale(note, "note")
+        text = check_note(note, "note")
 
         def once() -> Node:
             seq, _ = self.store.head(self.name)
@@ -677,6 +678,14 @@ class Graph:
             return self._node(node_id)
 
         return written_once(once, self)
+
+    def check_plan(self, plan: str, *, settings: CheckSettings | None = None) -> PlanCheck:
+        """Each step of a plan (lines, list items, sentences) with what it names that no
+        longer stands: a replaced decision, a rejected option, or what a standing decision
+        turned down, each with what stands now and why (``decisis.plans``)."""
+        from decisis.plans import DEFAULT_CHECK, check_plan
+
+        return check_plan(self, plan, settings or DEFAULT_CHECK)
 
     def search(self, query: str, *, limit: int = 10) -> list[SearchHit]:
         if not isinstance(query, str) or not query.strip():

@@ -14,6 +14,7 @@ from decisis.model import EdgeType, NodeStatus, NodeType
 EXPECTED = {
     "add_goal", "record_decision", "record_outcome", "query_decisions", "supersede_decision",
     "current_decision", "find_decisions", "find_precedents", "correct_decision",
+    "stale_dependents", "reaffirm_decision", "check_plan",
 }  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from typing import Any, Literal, Self, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from decisis.adr import MAX_QUESTION_CHARS
+from decisis.plans.steps import MAX_PLAN_CHARS
 
 __all__ = [
     "QUERY_KINDS",
@@ -34,7 +35,6 @@ __all__ = [
 Label = Field(min_length=1, max_length=500, description="A short statement, one line.")
 Confidence = Field(default=None, ge=0.0, le=1.0, description="How sure, from 0 to 1.")
 Rationale = Field(default=None, max_length=4000, description="Why, in a sentence or two.")
-MAX_PLAN_CHARS = 20_000
 NodeId = Field(min_length=1, max_length=64, description="A node id or a unique prefix of one.")
 
 QueryKind = Literal["active_goals", "recent", "path", "ancestors", "descendants", "why", "current"]

@@ -22,13 +22,16 @@ from pydantic import ValidationError
 from decisis.agent import handlers
 from decisis.agent.schemas import (
     AddGoal,
+    CheckPlan,
     CorrectDecision,
     CurrentDecision,
     FindDecisions,
     FindPrecedents,
     QueryDecisions,
+    ReaffirmDecision,
     RecordDecision,
     RecordOutcome,
+    StaleDependents,
     SupersedeDecision,
     ToolArgs,
     json_schema,
@@ -148,6 +151,32 @@ TOOLS: tuple[ToolSpec, ...] = (
         FindPrecedents,
         handlers.find_precedents,
         when="before you decide something new, to find how something like it was decided",
+    ),
+    ToolSpec(
+        "stale_dependents",
+        "List what rests on a decision that was replaced (requires, enables, actions it led to, "
+        "decisions it was a precedent for) and was not re-affirmed since, each with what "
+        "stands now. Optionally only one node's.",
+        StaleDependents,
+        handlers.stale_dependents,
+        when="after you supersede a decision, and before you build on older work",
+    ),
+    ToolSpec(
+        "reaffirm_decision",
+        "Say that a record still holds with what replaced the decision it rests on, so it is "
+        "no longer listed as stale (until that is replaced in turn).",
+        ReaffirmDecision,
+        handlers.reaffirm_decision,
+        when="when you checked that stale work still holds under the new decision",
+    ),
+    ToolSpec(
+        "check_plan",
+        "Check a plan before acting on it: for each step, the replaced decisions it leans on "
+        "and what standing decisions turned down that it uses, each with what stands now "
+        "and why. Steps that go against nothing are only counted.",
+        CheckPlan,
+        handlers.check_plan,
+        when="before you carry out a plan of several steps",
     ),
     ToolSpec(
         "correct_decision",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from decisis.model import Edge, Event, Node
     from decisis.search.precedents import Precedent
     from decisis.stores import Reached, SearchHit
+    from decisis.plans import PlanCheck
     from decisis.stale import Stale
     from decisis.stores.replay import VerifyReport
 
@@ -42,6 +43,7 @@ __all__ = [
     "print_node",
     "print_nodes",
     "print_path",
+    "print_plan_check",
     "print_reached",
     "print_stale",
     "print_standing",
@@ -275,6 +277,26 @@ def print_stale(title: str, found: Sequence[Stale], short: Short) -> None:
             line.append_text(_node_text(node, short, status=False))
         out.print(line, soft_wrap=True)
     out.print(Text("re-affirm with `decisis reaffirm ID`, or supersede it", style="dim"))
+
+
+def print_plan_check(check: PlanCheck) -> None:
+    """Each step, and under it each finding's reason; a last line counting them."""
+    from rich.text import Text
+
+    out = console()
+    for checked in check.steps:
+        mark = ("! ", "bold red") if checked.findings else ("  ", "")
+        line = Text(mark[0], style=mark[1])
+        line.append(visible(f"{checked.step.number}. {checked.step.text}"))
+        out.print(line, soft_wrap=True)
+        for finding in checked.findings:
+            out.print(Text(visible(f"     {finding.reason}"), style="yellow"), soft_wrap=True)
+    flagged = sum(1 for s in check.steps if s.findings)
+    if flagged:
+        summary = f"{flagged} of {len(check.steps)} steps name what no longer stands"
+    else:
+        summary = f"nothing in {len(check.steps)} steps goes against what stands"
+    out.print(Text(summary, style="bold" if flagged else "dim"))
 
 
 def print_node(node: Node, short: Short) -> None:

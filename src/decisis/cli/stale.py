@@ -1,4 +1,4 @@
-"""Commands on the records that rest on a replaced decision: stale, reaffirm."""
+"""Commands on work that rests on what no longer stands: stale, reaffirm, check."""
 
 from __future__ import annotations
 
@@ -73,7 +73,39 @@ def reaffirm(
     print_change("re-affirmed", node, short_ids(state.graph, [node.id]))
 
 
+def check(
+    ctx: typer.Context,
+    *,
+    plan: Annotated[
+        str,
+        typer.Argument(
+            metavar="PLAN", help="The plan: steps as lines, numbered or bulleted items, or "
+            "sentences; - reads it from standard input."
+        ),
+    ],
+) -> None:
+    """Check a plan against what stands: for each step, the replaced decisions it leans on
+    and what standing decisions turned down that it uses, each with what stands now and why.
+
+    Nothing is printed against a step that goes against nothing."""
+    import sys
+
+    state = get_state(ctx)
+    text = sys.stdin.read() if plan == "-" else plan
+    checked = state.graph.check_plan(text)
+    if state.json:
+        from decisis.cli.jsonout import emit
+        from decisis.forms import plan_check_dict
+
+        emit(plan_check_dict(checked))
+        return
+    from decisis.cli.render import print_plan_check
+
+    print_plan_check(checked)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command()(stale)
     app.command()(reaffirm)
+    app.command()(check)
