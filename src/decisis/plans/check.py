@@ -18,7 +18,7 @@ from decisis.graph import Graph
 from decisis.model import Node
 from decisis.plans.premises import Premise, PremiseKind, Premises, gather
 from decisis.plans.steps import Step, split_steps
-from decisis.search.text import terms, words
+from decisis.search.text import as_written, terms, words
 
 __all__ = ["DEFAULT_CHECK", "CheckSettings", "Finding", "PlanCheck", "StepCheck", "check_plan"]
 
@@ -115,6 +115,7 @@ class _Said:
     """A step's terms (a dotted or dashed compound as one: "cypress-axe" is not "cypress"),
     and those of its words that could name a thing, each with the word as written."""
 
+    text: str
     terms: frozenset[str]
     names: dict[str, str]
 
@@ -132,7 +133,7 @@ def _step_terms(text: str, rows: int) -> _Said:
         every.update(found)
         if found and not _everyday(word, rows):
             names.setdefault(found[0], word)
-    return _Said(frozenset(every), names)
+    return _Said(text, frozenset(every), names)
 
 
 def _label(node: Node, keys: dict[str, str]) -> str:
@@ -177,7 +178,7 @@ def _findings(
         hits = _hits(premise, step, premises, rarity, settings)
         if not hits:
             continue
-        named = list(dict.fromkeys(step.names[t] for t in hits))
+        named = list(dict.fromkeys(as_written(step.text, t) for t in hits))
         found.append(
             Finding(
                 premise.kind,
