@@ -122,7 +122,9 @@ def _score_step(score: Score, step: dict[str, Any], named: list[str], where: str
             score.missed.append(f"{where} {step['text']!r}: {sorted(group)}")
 
 
-def measure(plans: list[dict[str, Any]], settings: CheckSettings, graphs: dict[str, Graph]) -> Score:
+def measure(
+    plans: list[dict[str, Any]], settings: CheckSettings, graphs: dict[str, Graph]
+) -> Score:
     score = Score()
     for plan in plans:
         checked = check_plan(graphs[plan["corpus"]], render(plan), settings)
@@ -187,7 +189,9 @@ def main() -> None:
         print(json.dumps({"check": score.figures(), "baseline": base.figures()}, indent=1))
         return
     print(f"{len(plans)} plans, {score.steps} steps, corpora: {', '.join(sorted(graphs))}")
-    print("| system | precision | recall | findings | quiet steps |\n| --- | --- | --- | --- | --- |")
+    print(
+        "| system | precision | recall | findings | quiet steps |\n| --- | --- | --- | --- | --- |"
+    )
     for name, s in (("check_plan", score), ("baseline: any title term", base)):
         quiet = f"{s.quiet_right}/{s.quiet_steps}"
         print(f"| {name} | {s.precision:.3f} | {s.recall:.3f} | {s.findings} | {quiet} |")

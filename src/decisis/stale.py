@@ -49,9 +49,7 @@ RESTS_ON: Mapping[EdgeType, _Rule] = {
     EdgeType.REQUIRES: _Rule(dependent_is_source=True),
     EdgeType.ENABLES: _Rule(dependent_is_source=False),
     EdgeType.LEADS_TO: _Rule(dependent_is_source=False, types=frozenset({NodeType.ACTION})),
-    EdgeType.PRECEDENT_FOR: _Rule(
-        dependent_is_source=False, types=frozenset({NodeType.DECISION})
-    ),
+    EdgeType.PRECEDENT_FOR: _Rule(dependent_is_source=False, types=frozenset({NodeType.DECISION})),
 }
 # A superseded or rejected record is already out of the way: nothing to look at again.
 _SETTLED = frozenset({NodeStatus.SUPERSEDED, NodeStatus.REJECTED})

@@ -27,8 +27,8 @@ from decisis.agent.schemas import (
 from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
-from decisis.stale import Stale
 from decisis.search.precedents import is_correction_question, is_ingested_record
+from decisis.stale import Stale
 
 _ROOM = 16  # extra hits asked of full text, for the correction questions left out
 
@@ -149,12 +149,12 @@ def query_decisions(graph: Graph, args: QueryDecisions) -> dict[str, Any]:
         nodes = graph.path_between(ref, args.target_id or "")
     elif kind == "current":
         standing = graph.current(ref)
-        found = graph.stale(premise=standing.node.id) if standing.superseded else []
+        resting = graph.stale(premise=standing.node.id) if standing.superseded else []
         return {
             "node": _one(graph, standing.node),
             "superseded": standing.superseded,
             "standing": node_dicts(graph, standing.standing),
-            "stale": stale_dicts(graph, found),
+            "stale": stale_dicts(graph, resting),
         }
     else:
         walk = {"ancestors": graph.ancestors, "descendants": graph.descendants, "why": graph.why}
@@ -320,8 +320,12 @@ def check_plan(graph: Graph, args: CheckPlan) -> dict[str, Any]:
                 if key:
                     entry["key"] = key
             findings.append(
-                {"kind": finding.kind, "premise": premise, "standing": standing,
-                 "reason": finding.reason}
+                {
+                    "kind": finding.kind,
+                    "premise": premise,
+                    "standing": standing,
+                    "reason": finding.reason,
+                }
             )
         steps.append({"step": item.step.number, "text": item.step.text, "findings": findings})
     return {"steps_checked": len(checked.steps), "steps": steps}

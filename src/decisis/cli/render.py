@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 
     from decisis.graph import GoalTree, Standing
     from decisis.model import Edge, Event, Node
-    from decisis.search.precedents import Precedent
-    from decisis.stores import Reached, SearchHit
     from decisis.plans import PlanCheck
+    from decisis.search.precedents import Precedent
     from decisis.stale import Stale
+    from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
 
 __all__ = [

@@ -79,8 +79,9 @@ def check(
     plan: Annotated[
         str,
         typer.Argument(
-            metavar="PLAN", help="The plan: steps as lines, numbered or bulleted items, or "
-            "sentences; - reads it from standard input."
+            metavar="PLAN",
+            help="The plan: steps as lines, numbered or bulleted items, or "
+            "sentences; - reads it from standard input.",
         ),
     ],
 ) -> None:

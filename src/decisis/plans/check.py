@@ -206,6 +206,8 @@ def check_plan(graph: Graph, plan: str, settings: CheckSettings = DEFAULT_CHECK)
     for step in steps:
         found = []
         if premises.items:
-            found = _findings(_step_terms(step.text, settings.everyday_rows), premises, rarity, settings)
+            found = _findings(
+                _step_terms(step.text, settings.everyday_rows), premises, rarity, settings
+            )
         checked.append(StepCheck(step, found))
     return PlanCheck(checked)

@@ -85,7 +85,7 @@ def _record_chains(graph: Graph) -> tuple[dict[str, list[str]], dict[str, str]]:
         if not link.partial:
             newer.setdefault(link.old, []).append(link.new)
     ends: dict[str, list[str]] = {}
-    for old in newer:
+    for old, first in newer.items():
         seen, frontier, last = {old}, [old], []
         while frontier:
             key = frontier.pop()
@@ -94,7 +94,7 @@ def _record_chains(graph: Graph) -> tuple[dict[str, list[str]], dict[str, str]]:
                 last.append(key)
             seen.update(following)
             frontier += following
-        ends[old] = sorted(set(last)) or newer[old]
+        ends[old] = sorted(set(last)) or first
     view = view_of(graph)
     return ends, view.key_of
 

@@ -18,7 +18,9 @@ __all__ = ["MAX_PLAN_CHARS", "MAX_STEPS", "Step", "split_steps"]
 MAX_PLAN_CHARS = 20_000
 MAX_STEPS = 200
 
-_MARKER = re.compile(r"^\s*(?:[-*+\u2022>]+|\(?\d{1,3}[.):]|\(?[a-z][.)]|step\s+\d{1,3}\s*[:.)-])\s+", re.I)
+_MARKER = re.compile(
+    r"^\s*(?:[-*+\u2022>]+|\(?\d{1,3}[.):]|\(?[a-z][.)]|step\s+\d{1,3}\s*[:.)-])\s+", re.IGNORECASE
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 

@@ -49,9 +49,8 @@ def _split(text: str) -> tuple[str, str]:
     """(the text outside the windows, the windows' text)."""
     spans = windows(text)
     inside, outside, last = [], [], 0
-    for start, end in spans:
-        if start < last:
-            start = last
+    for begin, end in spans:
+        start = max(begin, last)
         outside.append(text[last:start])
         inside.append(text[start:end])
         last = max(last, end)
