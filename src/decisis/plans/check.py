@@ -25,24 +25,29 @@ __all__ = ["DEFAULT_CHECK", "CheckSettings", "Finding", "PlanCheck", "StepCheck"
 
 @dataclass(frozen=True, slots=True)
 class CheckSettings:
-    """The plan check's knobs, each chosen on ``bench/plans-dev.jsonl`` (66 steps over five
-    teams' records, ``bench/plan_check.py``; see docs/benchmarks.md)."""
+    """The plan check's knobs, chosen on ``bench/plans-dev.jsonl`` (66 steps written from five
+    teams' records, each team's graph on its own; ``bench/plan_check.py``, docs/stale.md).
+    The thresholds were swept together: 2.5 and 3.5 keep precision 1.0 at recall 0.54 there;
+    picked on four teams and scored on the fifth, precision 0.875 at recall 0.54."""
 
     min_idf: float = 2.5
-    """A term names a premise only if at least this rare among the graph's decisions (BM25
-    IDF, rarity judged as among at least ``min_records``)."""
+    """A term of a premise's title, chosen options or turned-down phrase names it only if at
+    least this rare among the graph's decisions (BM25 IDF over titles and decision texts,
+    rarity judged as among at least ``min_records``). At 2.0: precision 0.84, same recall."""
     min_records: int = 50
     """Rarity in a small graph says little: a term is judged as if among at least this many
     decisions, so in a graph of five a term two of them use is still rare enough."""
     everyday_rows: int = 7500
     """A word among the first this many whole words of the shipped vocabulary (roughly by
-    how often English uses them: "health", "single", "network") names no tool or product."""
+    how often English uses them: "health", "single", "network", "framework" at 7,500) names
+    no tool or product; "jenkins" is past 10,000, "python" past 15,000."""
     any_standing: bool = True
     """A term any standing decision uses (not only what replaced the premise) is in use."""
-    min_idf_text: float = 3.0
+    min_idf_text: float = 3.5
     """A replaced decision's text (its rationale: an ADR's decision section) names it too,
     by terms at least this rare: the text is long and tells of much besides what was
-    chosen, so it needs rarer words than the title."""
+    chosen, so it needs rarer words than the title. At 2.5: precision 0.71, recall 0.58;
+    at 3.0 one finding more than at 3.5, the same recall."""
     phrase_terms: int = 2
     """A standing decision's phrase of what it turned down ("instead of Create React App")
     is named only by a step holding at least this many of its terms, one distinctive."""
