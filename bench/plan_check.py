@@ -4,7 +4,7 @@ from the development corpora, with their expected findings (``bench/plans-dev.js
     .venv/bin/python bench/plan_check.py                 # the default settings
     .venv/bin/python bench/plan_check.py --min-idf 3.0   # another threshold
     .venv/bin/python bench/plan_check.py --sweep         # min_idf from 1.5 to 4.0
-    .venv/bin/python bench/plan_check.py --held-out      # thresholds from four corpora, on the fifth
+    .venv/bin/python bench/plan_check.py --held-out      # picked on four corpora, on the fifth
     .venv/bin/python bench/plan_check.py --json          # the figures as JSON
 
 Each plan's corpus is ingested into its own in-memory graph (one team's records, as a team
@@ -184,7 +184,8 @@ def held_out(plans: list[dict[str, Any]], graphs: dict[str, Graph]) -> Score:
         settings = dataclasses.replace(DEFAULT_CHECK, min_idf=title, min_idf_text=text)
         s = measure(test, settings, graphs)
         print(
-            f"| {corpus} | {title:.1f} | {text:.1f} | {s.right}/{s.findings} | {s.found}/{s.expected} |"
+            f"| {corpus} | {title:.1f} | {text:.1f} "
+            f"| {s.right}/{s.findings} | {s.found}/{s.expected} |"
         )
         for name in (
             "findings",

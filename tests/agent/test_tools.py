@@ -273,3 +273,14 @@ def test_stale_reaffirm_and_check_plan_tools(box: Toolbox) -> None:
     again = box.call("reaffirm_decision", {"id": job.id})
     assert again.is_error and again.data["error"]["field"] == "id"
     assert box.call("check_plan", {"plan": ""}).is_error
+
+
+def test_superseding_through_the_tool_lists_what_rested_on_it(box: Toolbox) -> None:
+    graph = box.graph
+    assert graph is not None
+    nexus = graph.record_decision("Host artefacts on Nexus")
+    graph.add_node("action", "Publish the jars to Nexus", parent=nexus.id)
+    done = ok(box.call("supersede_decision", {"old_id": nexus.id, "new_label": "Host on S3"}))
+    [item] = done["stale"]
+    assert item["node"]["label"] == "Publish the jars to Nexus"
+    assert [n["label"] for n in item["standing"]] == ["Host on S3"]

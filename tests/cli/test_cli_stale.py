@@ -47,6 +47,15 @@ def story(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return tmp_path, ids
 
 
+def test_supersede_says_what_rested_on_it(tmp_path: Path) -> None:
+    assert run(tmp_path, "init").returncode == 0
+    old = run_json(tmp_path, "add", "decision", "Host artefacts on Nexus")["id"]
+    run_json(tmp_path, "add", "action", "Publish the jars", "--parent", old)
+    new = run_json(tmp_path, "add", "decision", "Host artefacts on S3")["id"]
+    said = run(tmp_path, "supersede", old, new).stdout
+    assert "1 record rested on it: see `decisis stale --premise" in said
+
+
 def test_stale_lists_the_action_until_it_is_reaffirmed(story: tuple[Path, dict[str, str]]) -> None:
     cwd, ids = story
     [item] = run_json(cwd, "stale")

@@ -77,7 +77,8 @@ def _supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]
     """``handlers.supersede_decision`` in one transaction: a new decision (``new_label``)
     and the supersession land together, so a refused supersession leaves no stray
     decision. The answer is read once they have landed, so its short ids are unique
-    among the records just written too."""
+    among the records just written too; ``stale`` lists what rested on the old decision
+    and now needs a look (``Graph.stale``)."""
     with graph.batch() as batch:
         old = batch.get(args.old_id)
         if args.new_id is not None:
@@ -86,7 +87,8 @@ def _supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]
             new = batch.record_decision(args.new_label or "", rationale=args.rationale)
         batch.supersede(old.id, new.id, rationale=args.rationale)
     superseded, standing = handlers.node_dicts(graph, [graph.get(old.id), graph.get(new.id)])
-    return {"superseded": superseded, "standing": standing}
+    resting = handlers.stale_dicts(graph, graph.stale(premise=old.id))
+    return {"superseded": superseded, "standing": standing, "stale": resting}
 
 
 TOOLS: tuple[ToolSpec, ...] = (
