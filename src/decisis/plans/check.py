@@ -156,14 +156,28 @@ def _reason(premise: Premise, named: list[str], keys: dict[str, str]) -> str:
     return f"names {said}: option {premise.node.label!r} was rejected by {now}"
 
 
-def _hits(
-    premise: Premise, step: _Said, premises: Premises, rarity: _Rarity, settings: CheckSettings
-) -> list[str]:
-    """The distinctive terms of ``premise`` that the step names, rarest first."""
-    gone = premise.carried | (premises.in_use if settings.any_standing else frozenset())
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """A premise with the terms of each of its texts, worked out once a check."""
+
+    premise: Premise
+    texts: tuple[frozenset[str], ...]
+    gone: frozenset[str]
+
+
+def _read(premises: Premises, settings: CheckSettings) -> list[_Read]:
+    in_use = premises.in_use if settings.any_standing else set()
+    return [
+        _Read(p, tuple(frozenset(_whole_terms(t)) for t in p.texts), p.carried | in_use)
+        for p in premises.items
+    ]
+
+
+def _hits(read: _Read, step: _Said, rarity: _Rarity, settings: CheckSettings) -> list[str]:
+    """The distinctive terms of a premise that the step names, rarest first."""
+    premise, gone = read.premise, read.gone
     hits: set[str] = set()
-    for index, text in enumerate(premise.texts):
-        said = _whole_terms(text)
+    for index, said in enumerate(read.texts):
         floor = settings.min_idf
         if premise.kind == "replaced" and index == 1:  # (title, rationale, options…)
             floor = settings.min_idf_text
@@ -175,14 +189,14 @@ def _hits(
 
 
 def _findings(
-    step: _Said, premises: Premises, rarity: _Rarity, settings: CheckSettings
+    step: _Said, reads: list[_Read], keys: dict[str, str], rarity: _Rarity, settings: CheckSettings
 ) -> list[Finding]:
     found = []
-    keys = premises.keys
-    for premise in premises.items:
-        hits = _hits(premise, step, premises, rarity, settings)
+    for read in reads:
+        hits = _hits(read, step, rarity, settings)
         if not hits:
             continue
+        premise = read.premise
         named = list(dict.fromkeys(as_written(step.text, t) for t in hits))
         found.append(
             Finding(
@@ -207,12 +221,9 @@ def check_plan(graph: Graph, plan: str, settings: CheckSettings = DEFAULT_CHECK)
     steps = split_steps(plan)
     premises = gather(graph)
     rarity = _Rarity(premises, settings)
+    reads = _read(premises, settings)
     checked = []
     for step in steps:
-        found = []
-        if premises.items:
-            found = _findings(
-                _step_terms(step.text, settings.everyday_rows), premises, rarity, settings
-            )
-        checked.append(StepCheck(step, found))
+        said = _step_terms(step.text, settings.everyday_rows)
+        checked.append(StepCheck(step, _findings(said, reads, premises.keys, rarity, settings)))
     return PlanCheck(checked)
