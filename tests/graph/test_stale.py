@@ -133,3 +133,13 @@ def test_stale_of_one_node_or_one_premise(g: decisis.Graph) -> None:
     assert [s.node.id for s in g.stale(premise=first.id)] == [a.id]
     assert [s.node.id for s in g.stale(premise=second.id)] == [b.id]
     assert g.stale(premise=middle.id) == []  # a rests on first, not on the middle record
+
+
+def test_reaffirm_keeps_the_rest_of_the_metadata(g: decisis.Graph) -> None:
+    old = g.record_decision("Use Jenkins for CI")
+    job = g.add_node("action", "Write a Jenkinsfile", parent=old.id, metadata={"pr": 42})
+    g.supersede(old.id, g.record_decision("Use GitHub Actions").id)
+    g.reaffirm(job.id, premise=old.id)
+    assert g.get(job.id).metadata["pr"] == 42
+    assert REAFFIRMED in g.get(job.id).metadata
+    assert "note" not in (reaffirmation(g.get(job.id), old.id) or {"note": 1})
