@@ -25,6 +25,7 @@ from decisis.graph import Graph
 from decisis.model import EdgeType, Node, NodeStatus, NodeType
 from decisis.plans.wording import used_terms, windows
 from decisis.search.precedents import is_ingested_record
+from decisis.search.terms import term_sequence
 from decisis.search.text import terms
 
 __all__ = ["Premise", "PremiseKind", "Premises", "gather"]
@@ -150,7 +151,7 @@ def gather(graph: Graph) -> Premises:
             texts = tuple(said[a:b] for a, b in spans)
             out.items.append(Premise(node, "turned-down", (node,), texts, frozenset(uses[node.id])))
     for node in decisions:
-        out.documents.append(set(terms(_said(node))))
+        out.documents.append(set(term_sequence(_said(node))))
     if any(is_ingested_record(n) for n in decisions):
         from decisis.adr import view_of
 
