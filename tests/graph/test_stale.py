@@ -143,3 +143,19 @@ def test_reaffirm_keeps_the_rest_of_the_metadata(g: decisis.Graph) -> None:
     assert g.get(job.id).metadata["pr"] == 42
     assert REAFFIRMED in g.get(job.id).metadata
     assert "note" not in (reaffirmation(g.get(job.id), old.id) or {"note": 1})
+
+
+def test_work_resting_on_a_teams_replaced_record_is_stale() -> None:
+    from pathlib import Path
+
+    from decisis.adr import ingest, view_of
+
+    g = decisis.open("memory://")
+    ingest(g, Path(__file__).resolve().parents[2] / "data" / "adr-corpus" / "cloud-platform")
+    records = view_of(g).records
+    job = g.add_node("action", "Keep the Concourse workers patched")
+    g.link(job.id, records["cloud-platform:003"].id, "requires")
+    g.link(job.id, records["cloud-platform:040"].id, "requires")  # what stands: not stale
+    [item] = g.stale()
+    assert (item.node.id, item.premise.id) == (job.id, records["cloud-platform:003"].id)
+    assert [n.id for n in item.standing] == [records["cloud-platform:040"].id]
