@@ -33,17 +33,18 @@ def stale(
     ctx: typer.Context,
     *,
     ref: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="Only this node's replaced premises.")
+        str | None, typer.Argument(metavar="ID", help="Only this node's replaced premises.")
     ] = None,
     premise: Annotated[
         str | None,
         typer.Option("--premise", help="Only what rests on this replaced decision (or its chain)."),
     ] = None,
 ) -> None:
-    """Records resting on a decision that was replaced: each with the replaced premise, the
-    edge (requires, enables, leads_to an action, precedent_for a decision) and what stands now.
+    """Records resting on a replaced decision, with what stands now in its place.
 
-    Each stays listed until it is re-affirmed (`decisis reaffirm`) or superseded."""
+    A record rests on a decision it requires, one that enables it or is a precedent for it (a
+    decision), or one that led to it (an action). Each stays listed until it is re-affirmed
+    (`decisis reaffirm`) or superseded."""
     state = get_state(ctx)
     print_found(state, "resting on a replaced decision", state.graph.stale(ref, premise=premise))
 
@@ -85,10 +86,11 @@ def check(
         ),
     ],
 ) -> None:
-    """Check a plan against what stands: for each step, the replaced decisions it leans on
-    and what standing decisions turned down that it uses, each with what stands now and why.
+    """Check a plan against what stands: what each step uses that was replaced or turned down.
 
-    Nothing is printed against a step that goes against nothing."""
+    For each step, the replaced decisions it leans on and what standing decisions turned down
+    that it uses, each with what stands now and why; nothing against a step that goes
+    against nothing."""
     import sys
 
     state = get_state(ctx)
