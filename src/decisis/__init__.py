@@ -6,6 +6,8 @@ goal = g.add_goal("Implement auth", confidence=0.9)
 d = g.record_decision("Use JWT tokens", goal=goal.id, rationale="Stateless")
 """
 
+from typing import TYPE_CHECKING, Any
+
 from decisis.errors import (
     AmbiguousId,
     Conflict,
@@ -36,9 +38,23 @@ from decisis.model import (
     NodeType,
     Provenance,
 )
+from decisis.stale import Stale
 from decisis.stores import Reached, SearchHit, Store, open_store
 
+if TYPE_CHECKING:
+    from decisis.plans import PlanCheck
+
 __version__ = "0.1.0.dev0"
+
+
+def __getattr__(name: str) -> Any:
+    """``PlanCheck`` on first use: the plan check's word lists cost a CLI start ~70 ms."""
+    if name == "PlanCheck":
+        from decisis.plans import PlanCheck
+
+        return PlanCheck
+    raise AttributeError(f"module 'decisis' has no attribute {name!r}")
+
 
 __all__ = [
     "AgentType",
@@ -63,9 +79,11 @@ __all__ = [
     "NodeStatus",
     "NodeType",
     "NotFound",
+    "PlanCheck",
     "Provenance",
     "Reached",
     "SearchHit",
+    "Stale",
     "Standing",
     "Store",
     "StoreError",

@@ -10,7 +10,9 @@ from decisis.model import format_time
 if TYPE_CHECKING:
     from decisis.graph import GoalTree, Standing
     from decisis.model import Event, Node
+    from decisis.plans import Finding, PlanCheck
     from decisis.search.precedents import Precedent
+    from decisis.stale import Stale
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
 
@@ -19,8 +21,10 @@ __all__ = [
     "goal_tree_dict",
     "hit_dict",
     "nodes_list",
+    "plan_check_dict",
     "precedent_dict",
     "reached_dict",
+    "stale_dict",
     "standing_dict",
     "verify_dict",
 ]
@@ -63,6 +67,45 @@ def standing_dict(standing: Standing) -> dict[str, Any]:
         "superseded": standing.superseded,
         "standing": nodes_list(standing.standing),
         "chains": [nodes_list(chain) for chain in standing.chains],
+    }
+
+
+def stale_dict(stale: Stale) -> dict[str, Any]:
+    """A record resting on a replaced premise, with what stands now in its place."""
+    return {
+        "node": stale.node.to_dict(),
+        "premise": stale.premise.to_dict(),
+        "edge_type": stale.edge_type.value,
+        "edge": stale.edge.to_dict(),
+        "standing": nodes_list(stale.standing),
+    }
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    return {
+        "kind": finding.kind,
+        "premise": finding.premise.to_dict(),
+        "premise_key": finding.premise_key,
+        "standing": nodes_list(list(finding.standing)),
+        "standing_keys": list(finding.standing_keys),
+        "words": list(finding.words),
+        "reason": finding.reason,
+        "weight": finding.weight,
+    }
+
+
+def plan_check_dict(check: PlanCheck) -> dict[str, Any]:
+    """Every step of a checked plan with its findings (an empty list for most)."""
+    return {
+        "steps": [
+            {
+                "number": s.step.number,
+                "text": s.step.text,
+                "findings": [finding_dict(f) for f in s.findings],
+            }
+            for s in check.steps
+        ],
+        "findings": check.findings,
     }
 
 

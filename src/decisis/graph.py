@@ -43,6 +43,7 @@ from decisis.model.validation import (
     check_confidence,
     check_enum,
     check_graph_name,
+    check_note,
     check_reason,
 )
 from decisis.search.precedents import Precedent
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from decisis.batch import Batch
     from decisis.checkpoints import KeySource
     from decisis.files import PathDecisions
+    from decisis.plans import CheckSettings, PlanCheck
+    from decisis.stale import Stale
     from decisis.stores.replay import VerifyReport
 
 __all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "new_key", "open", "written_once"]
@@ -681,6 +684,75 @@ class Graph:
         from decisis.files.governs import decisions_for
 
         return decisions_for(self, paths)
+
+    def stale(self, ref: str | None = None, *, premise: str | None = None) -> list[Stale]:
+        """The records resting on a replaced premise that nobody re-affirmed since
+        (``decisis.stale``): each dependent with the premise, the edge and what stands now.
+
+        Only node ``ref``'s when given; with ``premise``, only those resting on it or on a
+        record between it and what stands now (what ``current(premise)`` walks through)."""
+        from decisis.stale import stale_dependents
+
+        node_id = self._stored_id(ref) if ref is not None else None
+        premises = None
+        if premise is not None:
+            standing = self.current(premise)
+            premises = {n.id for chain in standing.chains for n in chain[:-1]}
+        return stale_dependents(self, node=node_id, premises=premises)
+
+    def reaffirm(self, ref: str, *, premise: str | None = None, note: str | None = None) -> Node:
+        """Say that node ``ref`` still holds with what stands now in place of its replaced
+        premises (only ``premise`` when given), in one ``node.updated`` event setting its
+        ``reaffirmed`` metadata (``decisis.stale.REAFFIRMED``). It is stale again when what
+        stands is replaced in turn. ``InvalidInput`` when it rests on no replaced premise
+        (or not on ``premise``)."""
+        from decisis.stale import REAFFIRMED, stale_dependents
+
+        self._check_writable()
+        node_id = self.resolve(ref)
+        premise_id = self.resolve(premise) if premise is not None else None
+        text = check_note(note, "note")
+
+        def once() -> Node:
+            seq, _ = self.store.head(self.name)
+            found = stale_dependents(self, node=node_id)
+            if premise_id is not None:
+                allowed = [s.premise.id for s in found] or "a premise `decisis stale` lists"
+                found = [s for s in found if s.premise.id == premise_id]
+                if not found:
+                    raise InvalidInput(
+                        "premise", f"{node_id} does not rest on {premise_id} as replaced", allowed
+                    )
+            if not found:
+                raise InvalidInput(
+                    "id", f"{node_id} rests on no replaced premise", "a node `decisis stale` lists"
+                )
+            at = utc_now()
+            node = found[0].node
+            marks = dict(node.metadata.get(REAFFIRMED) or {})
+            for item in found:
+                mark: dict[str, Any] = {
+                    "standing": sorted(n.id for n in item.standing),
+                    "at": format_time(at),
+                }
+                if text is not None:
+                    mark["note"] = text
+                marks[item.premise.id] = mark
+            metadata = {**node.metadata, REAFFIRMED: marks}
+            checked = node.evolve(metadata=metadata, updated_at=at).metadata
+            draft = drafts.node_updated(node_id, {"metadata": checked}, at)
+            self.store.append(self.name, [draft], after_seq=seq)
+            return self._node(node_id)
+
+        return written_once(once, self)
+
+    def check_plan(self, plan: str, *, settings: CheckSettings | None = None) -> PlanCheck:
+        """Each step of a plan (lines, list items, sentences) with what it names that no
+        longer stands: a replaced decision, a rejected option, or what a standing decision
+        turned down, each with what stands now and why (``decisis.plans``)."""
+        from decisis.plans import DEFAULT_CHECK, check_plan
+
+        return check_plan(self, plan, settings or DEFAULT_CHECK)
 
     def search(self, query: str, *, limit: int = 10) -> list[SearchHit]:
         if not isinstance(query, str) or not query.strip():

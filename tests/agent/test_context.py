@@ -56,3 +56,34 @@ def test_run_records_stay_out_of_the_context(graph: decisis.Graph) -> None:
     with Recorder(graph).run(agent="a", role="plan"):
         pass
     assert build_context(graph) is None
+
+
+def test_work_resting_on_a_replaced_decision_is_listed_until_reaffirmed(
+    graph: decisis.Graph,
+) -> None:
+    old = graph.record_decision("Use JWT tokens")
+    job = graph.add_node("action", "Write the token refresh job", parent=old.id)
+    new = graph.record_decision("Use server sessions")
+    graph.supersede(old.id, new.id)
+    text = build_context(graph)
+    assert text is not None
+    lines = text.splitlines()
+    at = lines.index("### Resting on replaced decisions")
+    short = graph.store.short_ids(graph.name, [old.id, job.id, new.id], min_length=13)
+    assert lines[at + 1] == (
+        f"- `{short[job.id]}` Write the token refresh job rests on `{short[old.id]}` Use JWT "
+        f"tokens, replaced by `{short[new.id]}` Use server sessions: re-affirm it or supersede it"
+    )
+    graph.reaffirm(job.id)
+    assert "Resting on replaced" not in (build_context(graph) or "")
+
+
+def test_many_stale_records_stay_within_the_budget(graph: decisis.Graph) -> None:
+    old = graph.record_decision("Use JWT tokens")
+    for n in range(60):
+        graph.add_node("action", f"Token job number {n} that refreshes things", parent=old.id)
+    graph.supersede(old.id, graph.record_decision("Use server sessions").id)
+    text = build_context(graph, max_tokens=400)
+    assert text is not None
+    assert count_tokens(text) <= 400
+    assert "more resting on replaced decisions not shown" in text

@@ -14,6 +14,7 @@ from decisis.model import EdgeType, NodeStatus, NodeType
 EXPECTED = {
     "add_goal", "record_decision", "record_outcome", "query_decisions", "supersede_decision",
     "current_decision", "find_decisions", "find_precedents", "correct_decision", "decisions_for",
+    "stale_dependents", "reaffirm_decision", "check_plan",
 }  # fmt: skip
 
 
@@ -249,3 +250,37 @@ def test_the_tools_take_every_question_the_library_takes(adr_box: Toolbox) -> No
             adr_box.call(name, {"question": longest + "?", "correct_decision_id": "team:002"})
         )
         assert "question" in err["message"] and err["allowed"]
+
+
+def test_stale_reaffirm_and_check_plan_tools(box: Toolbox) -> None:
+    graph = box.graph
+    assert graph is not None
+    old = graph.record_decision("Use Jenkins for CI")
+    job = graph.add_node("action", "Write a Jenkinsfile", parent=old.id)
+    new = graph.record_decision("Use GitHub Actions")
+    graph.supersede(old.id, new.id)
+    [item] = ok(box.call("stale_dependents", {}))["stale"]
+    assert (item["node"]["label"], item["edge_type"]) == ("Write a Jenkinsfile", "leads_to")
+    assert [n["label"] for n in item["standing"]] == ["Use GitHub Actions"]
+    current = ok(box.call("query_decisions", {"kind": "current", "id": old.id}))
+    assert [s["node"]["label"] for s in current["stale"]] == ["Write a Jenkinsfile"]
+    checked = ok(box.call("check_plan", {"plan": "1. Add a Jenkins job\n2. Open a PR"}))
+    assert checked["steps_checked"] == 2
+    [step] = checked["steps"]
+    assert step["step"] == 1 and step["findings"][0]["kind"] == "replaced"
+    done = ok(box.call("reaffirm_decision", {"id": job.id, "note": "moved to a workflow"}))
+    assert done["stale"] == []
+    again = box.call("reaffirm_decision", {"id": job.id})
+    assert again.is_error and again.data["error"]["field"] == "id"
+    assert box.call("check_plan", {"plan": ""}).is_error
+
+
+def test_superseding_through_the_tool_lists_what_rested_on_it(box: Toolbox) -> None:
+    graph = box.graph
+    assert graph is not None
+    nexus = graph.record_decision("Host artefacts on Nexus")
+    graph.add_node("action", "Publish the jars to Nexus", parent=nexus.id)
+    done = ok(box.call("supersede_decision", {"old_id": nexus.id, "new_label": "Host on S3"}))
+    [item] = done["stale"]
+    assert item["node"]["label"] == "Publish the jars to Nexus"
+    assert [n["label"] for n in item["standing"]] == ["Host on S3"]

@@ -1,5 +1,6 @@
 """The decision context for a system prompt: active goals as small trees, the recent
-decisions agents and people recorded, then one line on the team's ingested ADR records.
+decisions agents and people recorded, the work that rests on a replaced decision (until
+re-affirmed or superseded), then one line on the team's ingested ADR records.
 
 It is bounded in tokens, and when it must leave something out it says how much
 ("+12 older decisions not shown"), so an absence never reads as "nothing there".
@@ -12,6 +13,9 @@ and how to ask them. ``None`` when the graph holds nothing worth saying. Example
       - `0193a1c4` Use JWT tokens (active)
     ### Recent decisions
     - `0193a1c4` Use JWT tokens (active)
+    ### Resting on replaced decisions
+    - `0193a1d0` Write the token refresh job rests on `0193a1c4` Use JWT tokens, replaced by
+      `0193a1e2` Use server sessions: re-affirm it or supersede it
     ### Decision records
     - 132 records ingested from ADR files, 104 standing: ask `current_decision`
 """
@@ -24,6 +28,7 @@ from decisis.adr import count_tokens
 from decisis.agent.handlers import RUN_KIND, agent_decisions, ingested_records, short_ids
 from decisis.graph import GoalTree, Graph
 from decisis.model import EdgeType, Node, NodeStatus
+from decisis.stale import Stale
 
 __all__ = ["DEFAULT_MAX_TOKENS", "RUN_KIND", "build_context"]
 
@@ -66,6 +71,28 @@ class _Budget:
         return True
 
 
+def _stale_line(item: Stale, short: dict[str, str]) -> str:
+    now = " and ".join(f"`{short[n.id]}` {n.label}" for n in item.standing)
+    return (
+        f"- `{short[item.node.id]}` {item.node.label} rests on `{short[item.premise.id]}` "
+        f"{item.premise.label}, replaced by {now}: re-affirm it or supersede it"
+    )
+
+
+def _stale_lines(found: list[Stale], short: dict[str, str], budget: _Budget) -> list[str]:
+    lines = ["### Resting on replaced decisions"]
+    shown = 0
+    for item in found:
+        line = _stale_line(item, short)
+        if not budget.fits([line]):
+            break
+        lines.append(line)
+        shown += 1
+    if shown < len(found):
+        lines.append(f"+{len(found) - shown} more resting on replaced decisions not shown")
+    return lines
+
+
 def build_context(
     graph: Graph, *, decision_limit: int = 5, max_tokens: int = DEFAULT_MAX_TOKENS
 ) -> str | None:
@@ -73,16 +100,19 @@ def build_context(
     trees = graph.goal_trees()
     recent, total = agent_decisions(graph, decision_limit)
     records = ingested_records(graph)
-    if not trees and not recent and not records:
+    stale = graph.stale()
+    if not trees and not recent and not records and not stale:
         return None
     ids = (
         [t.goal.id for t in trees]
         + [c.id for t in trees for _, c in t.children]
         + [n.id for n in recent]
+        + [n.id for item in stale for n in (item.node, item.premise, *item.standing)]
     )
     short = short_ids(graph, ids)
     headers = (
         "## Decision memory\n### Active goals\n### Recent decisions\n### Decision records\n"
+        "### Resting on replaced decisions\n"
         "- 10000 records ingested from ADR files, 10000 standing: ask `current_decision`\n"
     )
     budget = _Budget(max_tokens - count_tokens(headers) - _NOTE_RESERVE)
@@ -109,6 +139,8 @@ def build_context(
             shown += 1
         if shown < total:
             lines.append(f"+{total - shown} older decisions not shown")
+    if stale:
+        lines += _stale_lines(stale, short, budget)
     if records:
         standing = sum(1 for n in records if n.status is NodeStatus.ACTIVE)
         lines += [

@@ -12,14 +12,17 @@ from typing import Any
 
 from decisis.agent.schemas import (
     AddGoal,
+    CheckPlan,
     CorrectDecision,
     CurrentDecision,
     DecisionsFor,
     FindDecisions,
     FindPrecedents,
     QueryDecisions,
+    ReaffirmDecision,
     RecordDecision,
     RecordOutcome,
+    StaleDependents,
     SupersedeDecision,
 )
 from decisis.errors import NotFound
@@ -27,6 +30,7 @@ from decisis.files import with_affects
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
 from decisis.search.precedents import is_correction_question, is_ingested_record
+from decisis.stale import Stale
 
 _ROOM = 16  # extra hits asked of full text, for the correction questions left out
 
@@ -35,6 +39,7 @@ __all__ = [
     "SHORT_ID_LENGTH",
     "add_goal",
     "agent_decisions",
+    "check_plan",
     "correct_decision",
     "current_decision",
     "find_decisions",
@@ -42,9 +47,12 @@ __all__ = [
     "ingested_records",
     "node_dicts",
     "query_decisions",
+    "reaffirm_decision",
     "record_decision",
     "record_outcome",
     "short_ids",
+    "stale_dependents",
+    "stale_dicts",
     "supersede_decision",
 ]
 
@@ -144,10 +152,12 @@ def query_decisions(graph: Graph, args: QueryDecisions) -> dict[str, Any]:
         nodes = graph.path_between(ref, args.target_id or "")
     elif kind == "current":
         standing = graph.current(ref)
+        resting = graph.stale(premise=standing.node.id) if standing.superseded else []
         return {
             "node": _one(graph, standing.node),
             "superseded": standing.superseded,
             "standing": node_dicts(graph, standing.standing),
+            "stale": stale_dicts(graph, resting),
         }
     else:
         walk = {"ancestors": graph.ancestors, "descendants": graph.descendants, "why": graph.why}
@@ -284,3 +294,58 @@ def correct_decision(graph: Graph, args: CorrectDecision) -> dict[str, Any]:
     key = _record_key(graph, ref) if ref else None
     done = correct(graph, args.question, key)
     return {"question": done.question, "answer": done.key, "was": done.was}
+
+
+def stale_dicts(graph: Graph, found: Sequence[Stale]) -> list[dict[str, Any]]:
+    """Records resting on a replaced premise, as the agent sees them."""
+    out = []
+    for item in found:
+        node, premise, *standing = node_dicts(graph, [item.node, item.premise, *item.standing])
+        out.append(
+            {
+                "node": node,
+                "rests_on": premise,
+                "edge_type": item.edge_type.value,
+                "standing": standing,
+            }
+        )
+    return out
+
+
+def stale_dependents(graph: Graph, args: StaleDependents) -> dict[str, Any]:
+    """What rests on a replaced decision and was not re-affirmed (``Graph.stale``)."""
+    return {"stale": stale_dicts(graph, graph.stale(args.id))}
+
+
+def reaffirm_decision(graph: Graph, args: ReaffirmDecision) -> dict[str, Any]:
+    """Say a record still holds with what replaced its premise (``Graph.reaffirm``)."""
+    node = graph.reaffirm(args.id, premise=args.premise_id, note=args.note)
+    return {"reaffirmed": _one(graph, node), "stale": stale_dicts(graph, graph.stale(node.id))}
+
+
+def check_plan(graph: Graph, args: CheckPlan) -> dict[str, Any]:
+    """Each step of a plan with what it names that no longer stands (``Graph.check_plan``);
+    steps that go against nothing are counted, not listed."""
+    checked = graph.check_plan(args.plan)
+    steps = []
+    for item in checked.steps:
+        if not item.findings:
+            continue
+        findings = []
+        for finding in item.findings:
+            premise, *standing = node_dicts(graph, [finding.premise, *finding.standing])
+            if finding.premise_key:
+                premise["key"] = finding.premise_key
+            for entry, key in zip(standing, finding.standing_keys, strict=True):
+                if key:
+                    entry["key"] = key
+            findings.append(
+                {
+                    "kind": finding.kind,
+                    "premise": premise,
+                    "standing": standing,
+                    "reason": finding.reason,
+                }
+            )
+        steps.append({"step": item.step.number, "text": item.step.text, "findings": findings})
+    return {"steps_checked": len(checked.steps), "steps": steps}

@@ -12,18 +12,22 @@ from typing import Any, Literal, Self, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from decisis.adr import MAX_QUESTION_CHARS
+from decisis.plans.steps import MAX_PLAN_CHARS
 
 __all__ = [
     "QUERY_KINDS",
     "AddGoal",
+    "CheckPlan",
     "CorrectDecision",
     "CurrentDecision",
     "DecisionsFor",
     "FindDecisions",
     "FindPrecedents",
     "QueryDecisions",
+    "ReaffirmDecision",
     "RecordDecision",
     "RecordOutcome",
+    "StaleDependents",
     "SupersedeDecision",
     "ToolArgs",
     "json_schema",
@@ -142,6 +146,32 @@ class CorrectDecision(ToolArgs):
     correct_decision_id: str | None = Field(
         description="The record that answers it (id, prefix or key such as 'team:012'); "
         "null when no record does."
+    )
+
+
+class StaleDependents(ToolArgs):
+    id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Only this node's replaced premises (a node id or prefix); all when omitted.",
+    )
+
+
+class ReaffirmDecision(ToolArgs):
+    id: str = NodeId
+    premise_id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="Only for this replaced premise; all of the node's when omitted.",
+    )
+    note: str | None = Field(default=None, max_length=4000, description="Why it still holds.")
+
+
+class CheckPlan(ToolArgs):
+    plan: str = Field(
+        min_length=1,
+        max_length=MAX_PLAN_CHARS,
+        description="The plan: steps as lines, numbered or bulleted items, or sentences.",
     )
 
 

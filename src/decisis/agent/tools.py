@@ -22,14 +22,17 @@ from pydantic import ValidationError
 from decisis.agent import handlers
 from decisis.agent.schemas import (
     AddGoal,
+    CheckPlan,
     CorrectDecision,
     CurrentDecision,
     DecisionsFor,
     FindDecisions,
     FindPrecedents,
     QueryDecisions,
+    ReaffirmDecision,
     RecordDecision,
     RecordOutcome,
+    StaleDependents,
     SupersedeDecision,
     ToolArgs,
     json_schema,
@@ -75,7 +78,8 @@ def _supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]
     """``handlers.supersede_decision`` in one transaction: a new decision (``new_label``)
     and the supersession land together, so a refused supersession leaves no stray
     decision. The answer is read once they have landed, so its short ids are unique
-    among the records just written too."""
+    among the records just written too; ``stale`` lists what rested on the old decision
+    and now needs a look (``Graph.stale``)."""
     with graph.batch() as batch:
         old = batch.get(args.old_id)
         if args.new_id is not None:
@@ -84,7 +88,8 @@ def _supersede_decision(graph: Graph, args: SupersedeDecision) -> dict[str, Any]
             new = batch.record_decision(args.new_label or "", rationale=args.rationale)
         batch.supersede(old.id, new.id, rationale=args.rationale)
     superseded, standing = handlers.node_dicts(graph, [graph.get(old.id), graph.get(new.id)])
-    return {"superseded": superseded, "standing": standing}
+    resting = handlers.stale_dicts(graph, graph.stale(premise=old.id))
+    return {"superseded": superseded, "standing": standing, "stale": resting}
 
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -158,6 +163,32 @@ TOOLS: tuple[ToolSpec, ...] = (
         FindPrecedents,
         handlers.find_precedents,
         when="before you decide something new, to find how something like it was decided",
+    ),
+    ToolSpec(
+        "stale_dependents",
+        "List what rests on a decision that was replaced (requires, enables, actions it led to, "
+        "decisions it was a precedent for) and was not re-affirmed since, each with what "
+        "stands now. Optionally only one node's.",
+        StaleDependents,
+        handlers.stale_dependents,
+        when="after you supersede a decision, and before you build on older work",
+    ),
+    ToolSpec(
+        "reaffirm_decision",
+        "Say that a record still holds with what replaced the decision it rests on, so it is "
+        "no longer listed as stale (until that is replaced in turn).",
+        ReaffirmDecision,
+        handlers.reaffirm_decision,
+        when="when you checked that stale work still holds under the new decision",
+    ),
+    ToolSpec(
+        "check_plan",
+        "Check a plan before acting on it: for each step, the replaced decisions it leans on "
+        "and what standing decisions turned down that it uses, each with what stands now "
+        "and why. Steps that go against nothing are only counted.",
+        CheckPlan,
+        handlers.check_plan,
+        when="before you carry out a plan of several steps",
     ),
     ToolSpec(
         "correct_decision",

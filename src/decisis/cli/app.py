@@ -24,6 +24,7 @@ from decisis.cli import (
     proofs,
     reads,
     serve,
+    stale,
     think,
     writes,
 )
@@ -156,7 +157,21 @@ def _global_options(
     ctx.call_on_close(state.close)
 
 
-for _module in (writes, reads, ledger, proofs, demo, adr, evaluate, copy, think, mcp, serve, files):
+for _module in (
+    writes,
+    reads,
+    stale,
+    ledger,
+    proofs,
+    demo,
+    adr,
+    evaluate,
+    copy,
+    think,
+    mcp,
+    serve,
+    files,
+):
     _module.register(app)
 for _info in [
     *app.registered_commands,

@@ -108,19 +108,25 @@ def current(ctx: typer.Context, *, ref: IdArg, believe: BelieveOpt = BELIEVED) -
     """The decision that stands now in place of a node, and the supersession chain to it.
 
     Stated and confirmed replacements count, and a rule's proposals from --believe up.
+    Records that rest on a replaced one and were not re-affirmed are listed too.
     """
     state = get_state(ctx)
     standing = state.graph.current(ref, believe=believe)
+    found = state.graph.stale(premise=standing.node.id) if standing.superseded else []
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import standing_dict
+        from decisis.forms import stale_dict, standing_dict
 
-        emit(standing_dict(standing))
+        emit(standing_dict(standing) | {"stale": [stale_dict(item) for item in found]})
         return
-    from decisis.cli.render import print_standing
+    from decisis.cli.render import print_stale, print_standing
 
     ids = [node.id for chain in standing.chains for node in chain]
-    print_standing(standing, short_ids(state.graph, ids))
+    ids += [n.id for item in found for n in (item.node, item.premise, *item.standing)]
+    short = short_ids(state.graph, ids)
+    print_standing(standing, short)
+    if found:
+        print_stale("resting on what it replaced", found, short)
 
 
 def why(ctx: typer.Context, *, ref: IdArg, depth: DepthOpt = DEFAULT_MAX_DEPTH) -> None:

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
     from decisis.graph import GoalTree, Standing
     from decisis.model import Edge, Event, Node, Provenance
+    from decisis.plans import PlanCheck
     from decisis.search.precedents import Precedent
+    from decisis.stale import Stale
     from decisis.stores import Reached, SearchHit
     from decisis.stores.replay import VerifyReport
 
@@ -41,8 +43,10 @@ __all__ = [
     "print_node",
     "print_nodes",
     "print_path",
+    "print_plan_check",
     "print_provenance",
     "print_reached",
+    "print_stale",
     "print_standing",
     "print_verify",
     "visible",
@@ -250,6 +254,50 @@ def print_standing(standing: Standing, short: Short) -> None:
         out.print(line, soft_wrap=True)
     if not standing.superseded:
         out.print(Text("never superseded", style="dim"))
+
+
+def print_stale(title: str, found: Sequence[Stale], short: Short) -> None:
+    """``01jc2k3m action: Write Jenkinsfile -leads_to- rests on 01jc2k2a … replaced by
+    01jc2k4p …``, one line a dependent and premise; a line saying so when there is none."""
+    from rich.text import Text
+
+    out = console()
+    if not found:
+        out.print(Text("nothing rests on a replaced decision", style="dim"))
+        return
+    out.print(Text(title, style="bold"))
+    for item in found:
+        line = Text("- ")
+        line.append_text(_node_text(item.node, short))
+        line.append(f" rests on ({item.edge_type.value}) ", style="dim")
+        line.append_text(_node_text(item.premise, short, status=False))
+        line.append(", replaced by ", style="dim")
+        for index, node in enumerate(item.standing):
+            if index:
+                line.append(" and ", style="dim")
+            line.append_text(_node_text(node, short, status=False))
+        out.print(line, soft_wrap=True)
+    out.print(Text("re-affirm with `decisis reaffirm ID`, or supersede it", style="dim"))
+
+
+def print_plan_check(check: PlanCheck) -> None:
+    """Each step, and under it each finding's reason; a last line counting them."""
+    from rich.text import Text
+
+    out = console()
+    for checked in check.steps:
+        mark = ("! ", "bold red") if checked.findings else ("  ", "")
+        line = Text(mark[0], style=mark[1])
+        line.append(visible(f"{checked.step.number}. {checked.step.text}"))
+        out.print(line, soft_wrap=True)
+        for finding in checked.findings:
+            out.print(Text(visible(f"     {finding.reason}"), style="yellow"), soft_wrap=True)
+    flagged = sum(1 for s in check.steps if s.findings)
+    if flagged:
+        summary = f"{flagged} of {len(check.steps)} steps name what no longer stands"
+    else:
+        summary = f"nothing in {len(check.steps)} steps goes against what stands"
+    out.print(Text(summary, style="bold" if flagged else "dim"))
 
 
 def print_node(node: Node, short: Short) -> None:

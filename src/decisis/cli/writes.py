@@ -278,6 +278,12 @@ def supersede(
     short = short_ids(state.graph, [edge.id, edge.source, edge.target])
     replaced, by = short[edge.target], short[edge.source]
     print_message(f"superseded {replaced} by {by} (edge {short[edge.id]})")
+    resting = state.graph.stale(premise=edge.target)
+    if resting:
+        count = f"{len(resting)} record{'s' if len(resting) > 1 else ''}"
+        print_message(
+            f"{count} rested on it: see `decisis stale --premise {replaced}`", style="dim"
+        )
 
 
 def judge(

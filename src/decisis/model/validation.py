@@ -42,6 +42,7 @@ __all__ = [
     "check_id",
     "check_label",
     "check_metadata",
+    "check_note",
     "check_rationale",
     "check_reason",
     "check_storable",
@@ -140,6 +141,11 @@ def check_reason(value: object, field: str = "reason") -> str:
     text = _check_text(value, field, MAX_REASON_LENGTH, required=True)
     assert text is not None
     return text
+
+
+def check_note(value: object, field: str = "note") -> str | None:
+    """A short optional note (why a record is re-affirmed): at most ``MAX_REASON_LENGTH``."""
+    return _check_text(value, field, MAX_REASON_LENGTH, required=False)
 
 
 def check_graph_name(value: object, field: str = "graph") -> str:
