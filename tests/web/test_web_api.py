@@ -196,5 +196,5 @@ def test_the_decisions_on_paths(site: Site, api: httpx.Client) -> None:
     assert item["named_by"] == site.jwt
     assert item["replaced"] == [{"id": site.jwt, "label": "Use JWT tokens"}]
     refused = api.get("/explain", params={"path": "x" * 5000})
-    assert refused.status_code == 422 and refused.json()["error"]["field"] == "paths"
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "path"
     assert api.get("/explain").status_code == 422

@@ -53,6 +53,7 @@ def _operations() -> list[str]:
         "GET /api/path",
         "GET /api/search",
         "GET /api/precedents",
+        "GET /api/explain",
         "GET /api/at",
         "GET /api/ledger",
         "GET /api/verify",

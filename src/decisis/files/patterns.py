@@ -55,7 +55,9 @@ def normalise_pattern(pattern: object, field: str = "affects") -> str:
     if _CONTROL.search(text):
         raise InvalidInput(field, f"{text!r} holds a control character", ALLOWED)
     anchored = text.startswith("/")
-    parts = [p for p in text.split("/") if p not in ("", ".")]
+    # Blanks around a part are a typing slip, not a name ("src/ auth" is src/auth).
+    parts = [p.strip() for p in text.split("/")]
+    parts = [p for p in parts if p not in ("", ".")]
     if ".." in parts:
         raise InvalidInput(field, f"{text!r} leaves the repository ('..')", ALLOWED)
     if not parts:

@@ -247,7 +247,8 @@ def path(site: SiteDep, source: RefQuery, target: RefQuery) -> list[dict[str, An
 def explain(
     site: SiteDep,
     path: Annotated[
-        list[str], Query(description="A path from the repository root (repeat for more).")
+        list[Annotated[str, Field(max_length=1000, pattern=TEXT_PATTERN)]],
+        Query(description="A path from the repository root (repeat for more).", max_length=100),
     ],
 ) -> list[dict[str, Any]]:
     with site.using() as graph:

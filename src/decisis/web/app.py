@@ -102,8 +102,12 @@ def invalid_request(exc: RequestValidationError) -> InvalidInput:
     error shape for clients, naming the field and what is allowed."""
     errors = exc.errors()
     first = errors[0] if errors else {}
-    # a list's item is named by the list ("type", not "type.0")
-    where = [str(p) for p in first.get("loc", ()) if p not in _PLACES and not isinstance(p, int)]
+    # the place comes first ("query"; a parameter may be called "path" too), and a list's
+    # item is named by the list ("type", not "type.0")
+    loc = list(first.get("loc", ()))
+    if loc and loc[0] in _PLACES:
+        loc = loc[1:]
+    where = [str(p) for p in loc if not isinstance(p, int)]
     field = ".".join(where) or "request"
     said = str(first.get("msg") or "not allowed")
     if first.get("type") == "missing":
