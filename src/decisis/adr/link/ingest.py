@@ -30,8 +30,6 @@ from typing import Any
 from decisis.adr.link.rules import Proposal, propose_links, rules
 from decisis.adr.link.sources import record_sources
 from decisis.adr.link.trust import trust_from
-from decisis.adr.read.placed import place_records
-from decisis.adr.read.reader import read_folder
 from decisis.adr.read.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.errors import Conflict, InvalidInput
 from decisis.files.affects import AFFECTS_KEY, DATE_SOURCE_KEY
@@ -339,6 +337,11 @@ def ingest(
                 f"{type(folder).__name__} {folder!r:.80} is not a path",
                 "each folder as its own argument, a str or path: ingest(graph, 'a', 'b')",
             )
+    # Imported here: the reader and its formats cost a seventh of a second, which a
+    # question (reading records from the store through this module) need not pay.
+    from decisis.adr.read.placed import place_records
+    from decisis.adr.read.reader import read_folder
+
     records: list[AdrRecord] = []
     problems: list[ReadProblem] = []
     for folder in folders:
