@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from decisis.adr.link.rules import Proposal, propose_links, rules
-from decisis.adr.link.sources import record_sources
 from decisis.adr.link.trust import trust_from
 from decisis.adr.read.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.errors import Conflict, InvalidInput
@@ -174,6 +173,8 @@ def _provenance_drafts(
 ) -> list[EventDraft]:
     """One provenance entry for each record this ingest adds or updates, naming its file
     (and git blob and commit); none for an unchanged one."""
+    from decisis.adr.link.sources import record_sources  # git's, at ingest only
+
     outcomes = {key: "added" for key in report.added} | {key: "updated" for key in report.updated}
     written = [record for record in records if record.key in outcomes]
     sources = record_sources(written)
