@@ -138,3 +138,22 @@ def test_answers_are_the_same_with_weights_kept(store: Store, tmp_path: Path) ->
     second = ask(graph, QUESTION)
     assert first == second
     assert first.answer == "team:001"
+
+
+@pytest.mark.parametrize("scheme", ["sqlite", "duckdb"])
+def test_a_read_only_store_answers_without_keeping(tmp_path: Path, scheme: str) -> None:
+    """A file that cannot be written still answers, the same, and keeps nothing."""
+    from decisis import open as open_graph
+    from tests.stores.read_only import read_only_copy
+
+    source = tmp_path / f"g.{scheme}"
+    with open_graph(f"{scheme}:///{source}", graph="adr") as graph:
+        _graph(graph.store, tmp_path)
+        expected = ask(Graph(graph.store, "adr"), QUESTION)
+        graph.store.delete_derived("adr", space_of(RECORD_TERMS))
+        graph.store.delete_derived("adr", space_of(PASSAGE_TERMS))
+        kept_before = graph.store.derived_spaces("adr")
+    _forget()
+    with read_only_copy(source, tmp_path) as copy, open_graph(f"{scheme}:///{copy}") as ro:
+        assert ask(Graph(ro.store, "adr"), QUESTION) == expected
+        assert ro.store.derived_spaces("adr") == kept_before
