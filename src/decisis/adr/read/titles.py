@@ -19,9 +19,10 @@ _NEW_SIDE = r"(?:\s+(?:with|by|for|to|onto|into|in\s+favou?r\s+of)\s+.*)?"
 
 
 # ``scope``: what the replacement is for, after the new side: "Replace Kafka with SQS for
-# order events". Where a pattern has a lazy ``.*?`` between two words, the first word is taken once, atomically
-# (``^(?>.*?…)``): whether the second word follows does not depend on which first word it
-# follows, so a title of many first words and no second would only be read again after each.
+# order events". Where a pattern has a lazy ``.*?`` between two words, the first word is
+# taken once, atomically (``^(?>.*?…)``): whether the second word follows does not depend
+# on which first word it follows, so a title of many first words and no second would only
+# be read again after each.
 @functools.cache
 def _compiled() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
     """The scope pattern and the old-side patterns, compiled on the first title read: a
