@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -69,3 +70,28 @@ def test_no_embedder_or_no_record_gives_none(
     assert vectors.closest_sentence(view, "hostnames?", "team:9999") is None
     monkeypatch.setattr(vectors, "_embedder", lambda: None)
     assert vectors.closest_sentence(view, "hostnames?", "team:0001") is None
+
+
+def test_sentence_vectors_are_kept_in_the_store_and_read_back(graph: decisis.Graph) -> None:
+    question = "Can two teams claim one hostname?"
+    view = view_of(graph)
+    first = vectors.closest_sentence(view, question, "team:0001")
+    space = f"{get_embedder().name}:{vectors.SENTENCE_SPACE}"
+    kept = graph.store.get_derived(graph.name, space)
+    assert list(kept) == ["team:0001"]
+    # Tamper with the kept sentence (its vector stays): a new process reads the store's.
+    body = json.loads(kept["team:0001"])
+    best = body[0].index(first[1]) if first else -1
+    body[0][best] = "a sentence only the store holds"
+    digest = vectors._digest(view, "team:0001")
+    graph.store.put_derived(graph.name, space, {"team:0001": (digest, json.dumps(body))})
+    vectors._SENTENCES.clear()  # as a new process
+    again = vectors.closest_sentence(view, question, "team:0001")
+    assert first is not None and again == (first[0], "a sentence only the store holds")
+
+
+def test_a_past_view_keeps_no_sentence_vectors(graph: decisis.Graph) -> None:
+    vectors._SENTENCES.clear()
+    past = graph.at(graph.history(graph.nodes()[0].id)[-1].at)
+    assert vectors.closest_sentence(view_of(past), "one hostname?", "team:0001") is not None
+    assert past.store.derived_spaces(past.name) == {}  # its replayed store: nothing written

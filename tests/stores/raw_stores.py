@@ -64,14 +64,15 @@ def _postgres(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
 RAW_BACKENDS = {"sqlite": _sqlite, "duckdb": _duckdb, "pg": _postgres}
 
 
-# The tables of the newest migrations (the Merkle tree and checkpoints), which every
-# ``rewind`` to a version at or before theirs drops.
-_TREE_TABLES = ("merkle_nodes", "merkle_heads", "checkpoints")
+# The tables of the newest migrations (the Merkle tree and checkpoints, then derived data),
+# which every ``rewind`` to a version at or before theirs drops.
+_TREE_TABLES = ("merkle_nodes", "merkle_heads", "checkpoints", "derived")
 
 
 def rewind(raw: Raw, version: int) -> None:
     """Take a store back to before migration ``version`` (the refold's, or the tree's): its
-    record and every later one gone, the tree's tables dropped, as the code before wrote it."""
+    record and every later one gone, the tree's tables and later ones dropped, as the code
+    before wrote it."""
     raw("DELETE FROM schema_migrations WHERE version >= %s", (version,))
     for table in _TREE_TABLES:
         raw(f"DROP TABLE {table}", ())

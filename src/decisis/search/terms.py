@@ -32,14 +32,17 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = [
+    "ENGINE",
     "EXPANSION_WEIGHT",
     "FIELD_WEIGHTS",
     "Scored",
     "TermIndex",
+    "Weighed",
     "defined_aliases",
     "rank_of",
     "term_counts",
     "term_sequence",
+    "weigh",
 ]
 
 # How much one occurrence in each field counts.
@@ -56,6 +59,11 @@ FIELD_WEIGHTS: Mapping[str, float] = {
     "body": 1.0,
     "questions": 0.0,
 }
+# The version of what ``weigh`` makes of a document's fields: kept in the store beside the
+# graph (``decisis.search.kept``), a document's weights are read back only by the same
+# engine. Change it with anything that changes them: ``terms``, ``_weigh``, the aliases a
+# text defines. The field weights are part of it as they stand.
+ENGINE = "terms-1;" + ",".join(f"{k}={v!r}" for k, v in sorted(FIELD_WEIGHTS.items()))
 _K1 = 1.2
 _B = 0.6
 EXPANSION_WEIGHT = 0.5  # an added word (completion, spelled-out abbreviation) vs a query word
@@ -98,6 +106,14 @@ def term_counts(text: str) -> dict[str, int]:
 Posting = tuple[tuple[int, float], ...]  # (document slot, weighted frequency), by slot
 _Defines = tuple[tuple[str, tuple[str, ...]], ...]
 _NO_DEFINES: _Defines = ()
+Weighed = tuple[dict[str, float], _Defines]
+"""A document's weighted term frequencies (in order of first occurrence) and the
+abbreviations it defines: what indexing it costs, and all ``build`` needs of its text."""
+
+
+def weigh(fields: Mapping[str, str]) -> Weighed:
+    """What ``TermIndex.build`` works out of one document's ``fields`` (see ``_weigh``)."""
+    return _weigh(tuple(fields.items()))
 
 
 def _slot_of(posting: tuple[int, float]) -> int:
@@ -254,16 +270,25 @@ class TermIndex:
 
     @classmethod
     def build(
-        cls, docs: Iterable[tuple[str, Mapping[str, str]]], *, spell_out_titles: bool = False
+        cls,
+        docs: Iterable[tuple[str, Mapping[str, str]]],
+        *,
+        spell_out_titles: bool = False,
+        weighed: Mapping[str, Weighed] | None = None,
     ) -> TermIndex:
         """Index ``(doc id, {field: text})`` pairs; unknown fields count as body. With
         ``spell_out_titles``, an abbreviation a title spells out (``title_aliases``) brings
         the title's words, as one a document defines does: for titles that name things (a
-        decision record's), not for questions."""
+        decision record's), not for questions. ``weighed`` holds ``weigh(fields)`` of the
+        documents whose weights were kept (``decisis.search.kept``): they are not read
+        again. The index is the same either way."""
         index = cls(spell_out_titles=spell_out_titles)
         lists: defaultdict[str, list[tuple[int, float]]] = defaultdict(list)
+        kept = weighed or {}
         for doc_id, fields in docs:
-            index._append(doc_id, tuple(fields.items()), lists, fresh=True)
+            index._append(
+                doc_id, tuple(fields.items()), lists, fresh=True, weighed=kept.get(doc_id)
+            )
         index._keep(lists)
         index._add_title_aliases()
         return index
@@ -336,9 +361,11 @@ class TermIndex:
         lists: dict[str, list[tuple[int, float]]],
         *,
         fresh: bool = False,
+        weighed: Weighed | None = None,
     ) -> None:
-        """Add a document; with ``fresh`` (a plain build) ``lists`` makes a missing list."""
-        tf, defines = _weigh(fields)
+        """Add a document (with ``weighed``, its ``_weigh(fields)`` worked out before); with
+        ``fresh`` (a plain build) ``lists`` makes a missing list."""
+        tf, defines = weighed if weighed is not None else _weigh(fields)
         slot = len(self.docs)
         self.positions[doc_id] = slot
         self.docs.append(doc_id)

@@ -22,6 +22,8 @@ Contract in short:
   and export neither cover nor carry them; anything can recompute them from the
   nodes. Each lives in a *space* (the embedder's name plus what was embedded), so
   vectors of different models never meet; a space has one dimension.
+* Other derived data (``put_derived`` … ``derived_spaces``) is text kept the same way,
+  per space and item with the digest of what it was made from (``decisis.stores.derived``).
 """
 
 from __future__ import annotations
@@ -353,4 +355,33 @@ class Store(Protocol):
 
     def vector_spaces(self, graph: str) -> dict[str, int]:
         """The graph's vector spaces and their dimensions, by name."""
+        ...
+
+    # -- other derived data (``decisis.stores.derived``: kept by digest, not in the ledger) --
+    def put_derived(self, graph: str, space: str, items: Mapping[str, tuple[str, str]]) -> int:
+        """Keep ``items`` (item -> (digest, body), all text) in ``space``, replacing what the
+        items had; all land or none. A non-string, an empty space or item name, or a NUL
+        character is refused (``InvalidInput``) before anything is written. Returns the
+        number kept."""
+        ...
+
+    def get_derived(
+        self,
+        graph: str,
+        space: str,
+        items: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, str]:
+        """The bodies of ``items`` (default: all) in ``space``, by item; items without one
+        are absent. With ``digests``, only the items in it (of ``items``, when given) whose
+        body was put with that digest count: a stale body reads as missing."""
+        ...
+
+    def delete_derived(self, graph: str, space: str, items: Sequence[str] | None = None) -> int:
+        """Forget the bodies of ``items``, or with ``None`` the whole space; how many went."""
+        ...
+
+    def derived_spaces(self, graph: str) -> dict[str, int]:
+        """The graph's spaces of derived data and how many bodies each holds, by name."""
         ...

@@ -58,6 +58,7 @@ from decisis.stores.checks import (
     check_members,
     check_non_negative,
 )
+from decisis.stores.derived import DerivedItems, check_items, check_names, pick
 from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.memory_vectors import MemoryVectors, VectorMethods
 from decisis.stores.merkle import Tree, event_leaf
@@ -159,6 +160,7 @@ class MemoryStore(VectorMethods):
         self._graphs: dict[str, _Graph] = {}
         self._lock = threading.RLock()
         self._closed = False
+        self._derived: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
         self._vectors = MemoryVectors()  # derived data beside the graphs: ``memory_vectors``
 
     def __repr__(self) -> str:
@@ -578,6 +580,43 @@ class MemoryStore(VectorMethods):
     def checkpoints(self, graph: str) -> list[dict[str, Any]]:
         with self._lock:
             return [dict(c) for c in self._graph(graph).checkpoints]
+
+    # -- derived data (``decisis.stores.derived``) --------------------------------------
+    def put_derived(self, graph: str, space: str, items: DerivedItems) -> int:
+        rows = check_items(space, items)
+        with self._lock:
+            kept = self._derived.setdefault((graph, space), {})
+            for item, digest, body in rows:
+                kept[item] = (digest, body)
+        return len(rows)
+
+    def get_derived(
+        self,
+        graph: str,
+        space: str,
+        items: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, str]:
+        names = check_names(space, items)
+        with self._lock:
+            return pick(self._derived.get((graph, space), {}), names, digests)
+
+    def delete_derived(self, graph: str, space: str, items: Sequence[str] | None = None) -> int:
+        names = check_names(space, items)
+        with self._lock:
+            kept = self._derived.get((graph, space), {})
+            if names is None:
+                return len(self._derived.pop((graph, space), {}))
+            return sum(kept.pop(item, None) is not None for item in dict.fromkeys(names))
+
+    def derived_spaces(self, graph: str) -> dict[str, int]:
+        with self._lock:
+            return {
+                space: len(kept)
+                for (name, space), kept in sorted(self._derived.items())
+                if name == graph and kept
+            }
 
     def check_storage(self, graph: str, *, quick: bool = False) -> StorageCheck:
         """Nothing beyond the tables: the records are the process's own objects."""

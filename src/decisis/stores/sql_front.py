@@ -37,6 +37,7 @@ from decisis.stores.checks import (
     check_members,
     check_non_negative,
 )
+from decisis.stores.derived import DerivedItems, SqlDerived, check_items, check_names, pick
 from decisis.stores.merkle import SqlTree
 from decisis.stores.sql_vector_front import SqlVectorFront
 
@@ -410,3 +411,36 @@ class SqlFront(SqlVectorFront, Generic[C]):
 
     def checkpoints(self, graph: str) -> list[dict[str, Any]]:
         return self._read(lambda c: self._tree.checkpoints(c, graph))
+
+    # -- derived data (``decisis.stores.derived``) --------------------------------------
+    _derived = SqlDerived("?")
+
+    def put_derived(self, graph: str, space: str, items: DerivedItems) -> int:
+        rows = check_items(space, items)
+        if not rows:
+            return 0
+        return self._tree_write(graph, lambda c: self._derived.put(c, graph, space, rows))
+
+    def get_derived(
+        self,
+        graph: str,
+        space: str,
+        items: Sequence[str] | None = None,
+        *,
+        digests: Mapping[str, str] | None = None,
+    ) -> dict[str, str]:
+        names = check_names(space, items)
+        asked = names if names is not None else (list(digests) if digests is not None else None)
+        if asked is not None and not asked:
+            return {}
+        found = self._read(lambda c: self._derived.get(c, graph, space, asked))
+        return pick(found, names, digests)
+
+    def delete_derived(self, graph: str, space: str, items: Sequence[str] | None = None) -> int:
+        names = check_names(space, items)
+        if names is not None and not names:
+            return 0
+        return self._tree_write(graph, lambda c: self._derived.delete(c, graph, space, names))
+
+    def derived_spaces(self, graph: str) -> dict[str, int]:
+        return self._read(lambda c: self._derived.spaces(c, graph))

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from decisis.adr.link.view import AdrView
 from decisis.adr.read.markdown import parse_markdown
 from decisis.model import Node
-from decisis.search.terms import TermIndex
+from decisis.search.kept import decode_weighed, digest_of, encode_weighed, kept, space_of
+from decisis.search.terms import TermIndex, Weighed, weigh
 
 __all__ = ["best_passages", "passage_index"]
 
@@ -55,17 +57,56 @@ def passage_index(view: AdrView) -> TermIndex:
     with _LOCK:
         index = _BUILT.get(made_from)
     if index is None:
-        index = TermIndex.build(
-            (f"{key}{_SEPARATOR}{i}", {"title": node.label, "body": passage})
-            for key, node in view.records.items()
-            for i, passage in enumerate(_passages(node))
-        )
+        index = _build(view)
         with _LOCK:
             if len(_BUILT) >= _KEPT:
                 _BUILT.pop(next(iter(_BUILT)))
             _BUILT[made_from] = index
     view.cache["passages"] = index
     return index
+
+
+PASSAGE_TERMS = "adr-passage-terms"  # the store space of the records' passages and weights
+_Passages = list[tuple[str, Weighed]]  # a record's passages: each one's text and weights
+
+
+def _made(node: Node) -> _Passages:
+    return [(p, weigh({"title": node.label, "body": p})) for p in _passages(node)]
+
+
+def _encode(passages: _Passages) -> object:
+    return [[text, encode_weighed(weighed)] for text, weighed in passages]
+
+
+def _decode(data: Any) -> _Passages:
+    return [(str(text), decode_weighed(weighed)) for text, weighed in data]
+
+
+def _build(view: AdrView) -> TermIndex:
+    """The passage index, each record's passages and their weights as kept in the store for
+    its title and text (``decisis.search.kept``), or worked out now and kept."""
+    if view.graph is None:
+        made = {key: _made(node) for key, node in view.records.items()}
+    else:
+        made = kept(
+            view.graph,
+            space_of(PASSAGE_TERMS),
+            {
+                key: digest_of([n.label, str(n.metadata.get("text") or "")])
+                for key, n in view.records.items()
+            },
+            lambda key: _made(view.records[key]),
+            _encode,
+            _decode,
+        )
+    docs = []
+    weighed: dict[str, Weighed] = {}
+    for key, node in view.records.items():
+        for i, (passage, weights) in enumerate(made[key]):
+            doc = f"{key}{_SEPARATOR}{i}"
+            docs.append((doc, {"title": node.label, "body": passage}))
+            weighed[doc] = weights
+    return TermIndex.build(docs, weighed=weighed)
 
 
 def best_passages(view: AdrView, text: str, limit: int) -> dict[str, float]:

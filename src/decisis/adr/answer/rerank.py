@@ -13,15 +13,14 @@ the walk, the checks and the gate still decide. The engine never needs it.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from decisis.adr.link.view import AdrView
-from decisis.got.messages import ChatMessage
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model's messages are imported only when a reranker is used
+    from decisis.got.messages import ChatMessage
     from decisis.got.runner import LLMClient
 
 __all__ = ["TOP", "ModelReranker", "active_reranker", "forget_reranker", "use_reranker"]
@@ -46,6 +45,8 @@ class ModelReranker:
         self.failed = 0
 
     def _prompt(self, view: AdrView, question: str, keys: Sequence[str]) -> list[ChatMessage]:
+        from decisis.got.messages import ChatMessage
+
         lines = []
         for key in keys:
             node = view.records[key]
@@ -64,6 +65,8 @@ class ModelReranker:
             return None
         self.asked += 1
         try:
+            import asyncio  # a reranker's call only: asyncio costs 30 ms to import
+
             reply = asyncio.run(self.client.complete(self._prompt(view, question, keys)))
         except Exception:  # a model that is down must not stop an answer
             self.failed += 1

@@ -11,13 +11,15 @@ are one vote among several.
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import hashlib
+import json
 import os
 from collections.abc import Sequence
 from typing import Any
 
 from decisis.adr.link.view import AdrView
-from decisis.adr.read.markdown import blocks, prose, sentences
 from decisis.errors import DecisisError, StoreError
 from decisis.graph import Graph
 
@@ -195,12 +197,12 @@ def closest_sentence(view: AdrView, question: str, key: str) -> tuple[float, str
     ident = (_name(embedder), view.records[key].id, _digest(view, key))
     kept = _SENTENCES.get(ident)
     if kept is None:
-        found = _record_sentences(view, key)
+        found, raw = _sentence_vectors(embedder, view, key, ident[2])
         if not found:
             return None
         if len(_SENTENCES) >= _SENTENCES_LIMIT:
             _SENTENCES.clear()
-        kept = _SENTENCES[ident] = (_unit_rows(embedder.embed(found)), found)
+        kept = _SENTENCES[ident] = (_unit_rows(raw), found)
     matrix, found = kept
     scores = _cosines(matrix, _query_vector(embedder, view, question))
     best = int(scores.argmax())
@@ -229,9 +231,44 @@ def title_similarities(view: AdrView, question: str, keys: Sequence[str]) -> dic
     return {k: float(_TITLES[(name, t)] @ query) for k, t in titles.items()}
 
 
+SENTENCE_SPACE = "adr-sentences-v1"  # derived data: a record's sentences and their vectors
+
+
+def _sentence_vectors(embedder: Any, view: AdrView, key: str, digest: str) -> tuple[list[str], Any]:
+    """Record ``key``'s sentences and the embedder's vectors of them, as kept in the store
+    (``Store.put_derived``, under the record's digest) or split and embedded now and kept:
+    a new process reads them instead of parsing and embedding the record again."""
+    import numpy as np
+
+    graph = view.graph
+    space = f"{_name(embedder)}:{SENTENCE_SPACE}"
+    if graph is not None:
+        try:
+            body = graph.store.get_derived(graph.name, space, [key], digests={key: digest})
+        except StoreError:
+            body = {}
+        if key in body:
+            try:
+                found, dtype, dim, data = json.loads(body[key])
+                raw = np.frombuffer(base64.b64decode(data), dtype=np.dtype(dtype))
+                return list(found), raw.reshape(len(found), dim) if found else raw
+            except (ValueError, TypeError):  # a body damaged behind decisis's back
+                pass
+    found = _record_sentences(view, key)
+    raw = np.asarray(embedder.embed(found)) if found else np.zeros((0, 0), dtype=np.float32)
+    if graph is not None and graph.as_of is None:
+        data = base64.b64encode(np.ascontiguousarray(raw).tobytes()).decode()
+        text = json.dumps([found, raw.dtype.str, int(raw.shape[1]) if raw.ndim == 2 else 0, data])
+        with contextlib.suppress(DecisisError):  # read-only: split and embedded again next time
+            graph.store.put_derived(graph.name, space, {key: (digest, text)})
+    return found, raw
+
+
 def _record_sentences(view: AdrView, key: str) -> list[str]:
     """Record ``key``'s title and the sentences of its prose (a list item is one; tables,
     code and headings are left out), each of at least ``SENTENCE_WORDS`` words."""
+    from decisis.adr.read.markdown import blocks, prose, sentences  # only on a store's miss
+
     text = str(view.meta(key).get("text") or "")
     found = [view.records[key].label]
     for start, end in blocks(text):

@@ -28,10 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from decisis.adr.link.rules import Proposal, propose_links, rules
-from decisis.adr.link.sources import record_sources
 from decisis.adr.link.trust import trust_from
-from decisis.adr.read.placed import place_records
-from decisis.adr.read.reader import read_folder
 from decisis.adr.read.records import AdrRecord, AdrStatus, ReadProblem
 from decisis.errors import Conflict, InvalidInput
 from decisis.files.affects import AFFECTS_KEY, DATE_SOURCE_KEY
@@ -176,6 +173,8 @@ def _provenance_drafts(
 ) -> list[EventDraft]:
     """One provenance entry for each record this ingest adds or updates, naming its file
     (and git blob and commit); none for an unchanged one."""
+    from decisis.adr.link.sources import record_sources  # git's, at ingest only
+
     outcomes = {key: "added" for key in report.added} | {key: "updated" for key in report.updated}
     written = [record for record in records if record.key in outcomes]
     sources = record_sources(written)
@@ -339,6 +338,11 @@ def ingest(
                 f"{type(folder).__name__} {folder!r:.80} is not a path",
                 "each folder as its own argument, a str or path: ingest(graph, 'a', 'b')",
             )
+    # Imported here: the reader and its formats cost a seventh of a second, which a
+    # question (reading records from the store through this module) need not pay.
+    from decisis.adr.read.placed import place_records
+    from decisis.adr.read.reader import read_folder
+
     records: list[AdrRecord] = []
     problems: list[ReadProblem] = []
     for folder in folders:

@@ -23,7 +23,8 @@ from decisis.adr.read.chronology import written_at
 from decisis.errors import NotFound
 from decisis.graph import Graph
 from decisis.model import Edge, Event, EventKind, Node, NodeType
-from decisis.search.terms import TermIndex
+from decisis.search.kept import decode_weighed, digest_of, encode_weighed, kept, space_of
+from decisis.search.terms import TermIndex, Weighed, weigh
 from decisis.stores.fold import GraphState, apply
 
 __all__ = ["QUESTION_KIND", "AdrView", "build_view", "view_of"]
@@ -45,6 +46,8 @@ class AdrView:
     question_index: TermIndex
     successors: dict[str, list[Edge]] = field(default_factory=dict)
     cache: dict[str, Any] = field(default_factory=dict)  # derived data others keep here
+    # The graph it was read from, whose store keeps derived data between processes.
+    graph: Graph | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for edge in self.links:
@@ -265,6 +268,23 @@ def _docs(
     return docs, made
 
 
+RECORD_TERMS = "adr-record-terms"  # the store space of the records' term weights
+
+
+def _kept_weights(graph: Graph, docs: list[tuple[str, dict[str, str]]]) -> dict[str, Weighed]:
+    """Each record's term weights, as kept in the store (``decisis.search.kept``) for
+    fields like these, or worked out now and kept for the next process."""
+    fields = dict(docs)
+    return kept(
+        graph,
+        space_of(RECORD_TERMS),
+        {key: digest_of([x for kv in f.items() for x in kv]) for key, f in docs},
+        lambda key: weigh(fields[key]),
+        encode_weighed,
+        decode_weighed,
+    )
+
+
 def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
     """Read the records, links and remembered questions of ``graph`` and index them.
 
@@ -296,7 +316,9 @@ def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
         index=(
             previous.index.rebuilt(docs)
             if previous
-            else TermIndex.build(docs, spell_out_titles=True)  # "Open Policy Agent" for OPA
+            else TermIndex.build(  # "Open Policy Agent" for OPA
+                docs, spell_out_titles=True, weighed=_kept_weights(graph, docs)
+            )
         ),
         links=links,
         trust=trust,
@@ -304,6 +326,7 @@ def build_view(graph: Graph, previous: AdrView | None = None) -> AdrView:
         question_index=(
             previous.question_index.rebuilt(asks) if previous else TermIndex.build(asks)
         ),
+        graph=graph,
     )
     view.cache["fields"] = made
     return view

@@ -21,8 +21,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date as date_type
 
-import yaml
-
 from decisis.adr.read.lines import atx_headings, is_atx_line, setext_title
 
 __all__ = [
@@ -124,6 +122,8 @@ def _parse_front_matter(raw: str) -> FrontMatter:
     Read as YAML (block scalars such as Docusaurus' ``title: |`` included); front matter that is
     not valid YAML, which hand-written records have, is read line by line instead.
     """
+    import yaml  # only for a record with front matter: a question's answer seldom has one
+
     try:
         loaded = yaml.safe_load(raw)
     except yaml.YAMLError:

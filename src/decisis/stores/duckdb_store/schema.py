@@ -194,6 +194,19 @@ _MERKLE = (
     )""",
 )
 
+# What readers derive from the records and keep between processes (``decisis.stores.derived``):
+# per graph, space and item, a body and the digest of what it was made from. Not in the ledger.
+_DERIVED = (
+    """CREATE TABLE derived (
+        graph VARCHAR NOT NULL,
+        space VARCHAR NOT NULL,
+        item VARCHAR NOT NULL,
+        digest VARCHAR NOT NULL,
+        body VARCHAR NOT NULL,
+        PRIMARY KEY (graph, space, item)
+    )""",
+)
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
@@ -201,6 +214,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "vectors: float lists per graph, space and node", _VECTORS),
     Migration(4, "retirement follows the link's state (nodes refolded)", (), _refold),
     Migration(5, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
+    Migration(6, "derived data kept by digest beside the graph", _DERIVED),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

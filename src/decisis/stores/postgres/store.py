@@ -25,6 +25,7 @@ from psycopg_pool import ConnectionPool
 from decisis.errors import DecisisError, StoreError, UnsupportedStore
 from decisis.model import Event, EventDraft
 from decisis.stores.base import VectorHit, VectorLike
+from decisis.stores.derived import SqlDerived
 from decisis.stores.postgres import queries, vectors, walks, writes
 from decisis.stores.postgres.schema import migrate
 from decisis.stores.sql_front import SqlFront, in_transaction
@@ -65,6 +66,7 @@ class PostgresStore(SqlFront[Conn]):
     _walks = walks
     _writes = writes
     _tree = writes.TREE
+    _derived = SqlDerived("%s")
 
     def __init__(self, url: str, *, max_connections: int = 8) -> None:
         if not url.startswith(_SCHEMES):

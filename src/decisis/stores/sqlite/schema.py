@@ -199,6 +199,19 @@ _MERKLE = (
     )""",
 )
 
+# What readers derive from the records and keep between processes (``decisis.stores.derived``):
+# per graph, space and item, a body and the digest of what it was made from. Not in the ledger.
+_DERIVED = (
+    """CREATE TABLE derived (
+        graph TEXT NOT NULL,
+        space TEXT NOT NULL,
+        item TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (graph, space, item)
+    ) WITHOUT ROWID""",
+)
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables: nodes, edges, ledger, heads", _CORE),
@@ -208,6 +221,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
     Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
     Migration(7, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
+    Migration(8, "derived data kept by digest beside the graph", _DERIVED),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
