@@ -59,7 +59,34 @@ if TYPE_CHECKING:
     from decisis.stale import Stale
     from decisis.stores.replay import VerifyReport
 
-__all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "new_key", "open", "written_once"]
+# The names a front door needs besides the facade's own (the types it prints, the store it
+# opens): re-exported here so ``cli``, ``web`` and ``mcp_server`` never reach into ``stores``.
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "GoalTree",
+    "Graph",
+    "Reached",
+    "SearchHit",
+    "Standing",
+    "Store",
+    "VerifyReport",
+    "WritePolicy",
+    "new_key",
+    "open",
+    "open_store",
+    "written_once",
+]
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        """``VerifyReport`` on first use: ``stores.replay`` is not imported until a verify."""
+        if name == "VerifyReport":
+            from decisis.stores.replay import VerifyReport
+
+            return VerifyReport
+        raise AttributeError(f"module 'decisis.graph' has no attribute {name!r}")
+
 
 DEFAULT_GRAPH = "default"
 # ``current`` follows a rule-proposed supersession whose confidences add up to this: more
