@@ -211,6 +211,19 @@ def test_the_walk_sees_the_imports_it_must() -> None:
     assert any(kind == "typing" for _, kind in graph)
 
 
+def test_a_planted_circle_is_found_and_only_the_facade_delegates() -> None:
+    planted = [
+        Import("decisis.graph", "decisis.batch", "lazy", 1),
+        Import("decisis.batch", "decisis.graph", "module", 1),
+        Import("decisis.graph", "decisis.model", "module", 1),
+    ]
+    assert _circles(planted) == [["decisis.batch", "decisis.graph"]]
+    assert _delegates(Import("decisis.graph", "decisis.exchange", "lazy", 1))
+    assert not _delegates(Import("decisis.graph", "decisis.exchange", "module", 1))
+    assert not _delegates(Import("decisis.stores", "decisis.graph", "lazy", 1))
+    assert _layer("decisis.search.fulltext") > _layer("decisis.graph") > _layer("decisis.search")
+
+
 def test_every_module_is_in_a_layer() -> None:
     assert [m for m in _modules() if _layer(m) < 0] == []
 
