@@ -24,10 +24,19 @@ import decisis
 
 SRC = Path(decisis.__file__).resolve().parent
 
+# The front doors, with their shared JSON forms and who may reach the two that speak HTTP.
+DOORS = (
+    "decisis.cli",
+    "decisis.web",
+    "decisis.mcp_server",
+    "decisis.__main__",
+    "decisis.forms",
+    "decisis.binding",
+)
 # Lowest first; a module is in the layer of its longest matching prefix.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # plain helpers and the error tree, knowing nothing of decisions
-    ("decisis.errors", "decisis.display", "decisis.proof", "decisis.binding", "decisis.witness"),
+    ("decisis.errors", "decisis.display", "decisis.proof", "decisis.witness"),
     ("decisis.model",),
     ("decisis.ledger",),
     # stores, and the search parts that run inside them (ranking, fusion, embedders)
@@ -42,7 +51,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "decisis.evaluation",
         "decisis.exchange",
         "decisis.files",
-        "decisis.forms",
         "decisis.got",
         "decisis.plans",
         "decisis.provo",
@@ -51,11 +59,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     # the public face: re-exports the facade and the types the capabilities answer with
     ("decisis",),
-    # front doors
-    ("decisis.cli", "decisis.web", "decisis.mcp_server", "decisis.__main__"),
+    DOORS,
 )
 FACADE = ("decisis.graph", "decisis")  # whose lazy imports may delegate upward
-DOORS = ("decisis.cli", "decisis.web", "decisis.mcp_server", "decisis.__main__")
 INTERNALS = ("decisis.stores", "decisis.ledger", "decisis.batch", "decisis.writer")
 
 
