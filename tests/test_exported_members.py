@@ -29,3 +29,18 @@ def test_errors_share_one_base() -> None:
             assert issubclass(value, decisis.DecisisError), name
     assert issubclass(decisis.InvalidInput, ValueError)
     assert issubclass(decisis.NotFound, LookupError)
+
+
+def test_the_facade_offers_the_names_the_front_doors_import() -> None:
+    """``decisis.graph`` re-exports what the doors print and open (``tests/test_imports.py``
+    keeps them out of ``decisis.stores``); ``VerifyReport`` loads on first use."""
+    import decisis.graph
+    import decisis.stores
+    import decisis.stores.replay
+
+    for name in decisis.graph.__all__:
+        assert hasattr(decisis.graph, name), name
+    for name in ("DEFAULT_MAX_DEPTH", "Reached", "SearchHit", "Store", "open_store"):
+        assert getattr(decisis.graph, name) is getattr(decisis.stores, name)
+    assert decisis.graph.VerifyReport is decisis.stores.replay.VerifyReport
+    assert decisis.VerifyReport is decisis.stores.replay.VerifyReport

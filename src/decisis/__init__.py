@@ -43,16 +43,22 @@ from decisis.stores import Reached, SearchHit, Store, open_store
 
 if TYPE_CHECKING:
     from decisis.plans import PlanCheck
+    from decisis.stores.replay import VerifyReport
 
 __version__ = "0.1.0.dev0"
 
 
 def __getattr__(name: str) -> Any:
-    """``PlanCheck`` on first use: the plan check's word lists cost a CLI start ~70 ms."""
+    """``PlanCheck`` on first use: the plan check's word lists cost a CLI start ~70 ms;
+    ``VerifyReport`` too, as ``decisis.graph`` offers it."""
     if name == "PlanCheck":
         from decisis.plans import PlanCheck
 
         return PlanCheck
+    if name == "VerifyReport":
+        from decisis.stores.replay import VerifyReport
+
+        return VerifyReport
     raise AttributeError(f"module 'decisis' has no attribute {name!r}")
 
 
@@ -90,6 +96,7 @@ __all__ = [
     "ToolsDisabled",
     "Unauthorized",
     "UnsupportedStore",
+    "VerifyReport",
     "__version__",
     "open",
     "open_store",

@@ -6,7 +6,8 @@
         batch.link(decision.id, other.id, "influenced")
     # landed here: one store append, one ledger segment; nothing if the block raised
 
-A ``Batch`` is a ``Graph`` whose writes wait: each verb still checks its input and
+A batch is a ``Graph`` over a ``BufferedWriter`` (the seam of ``decisis.writer``), whose
+writes wait: each verb still checks its input and
 the store's rules when called (against the stored records it touches with the
 batch's own drafts applied, by the reference fold), and the drafts go to the store
 together when the block ends. A batch holds at most ``MAX_BATCH_CHANGES`` changes
@@ -17,33 +18,33 @@ changes before it stay in the batch.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 from decisis.errors import AmbiguousId, Conflict, NotFound
-from decisis.graph import Graph
 from decisis.model import Edge, Event, EventDraft, EventKind, Node
 from decisis.model.events import check_payload
 from decisis.model.validation import check_change_count, check_enum
 from decisis.stores.fold import GraphState, apply
 from decisis.stores.prefixes import common_prefix, sorted_neighbours
+from decisis.writer import Writer
 
-__all__ = ["Batch"]
+__all__ = ["BufferedWriter"]
 
 R = TypeVar("R", Node, Edge)
 
 
-class Batch(Graph):
-    """Writes of one ``with graph.batch() as batch:`` block, landed together at its end.
+class BufferedWriter:
+    """The writes of one ``with graph.batch() as batch:`` block, landed together at its end
+    through the writer beneath (``inner``).
 
     The verbs (``add_node``, ``record_decision``, ``link``, ``update``, ``supersede``,
     ``tombstone``, …) check their input and the store's rules when called, so an error
     still points at the line that caused it, and a refused call leaves nothing behind;
-    their drafts wait in the batch. When the block ends they go to the store in one
-    ``append``: one transaction, consecutive ``seq``s, ``written`` holds the events. If
-    the block raises, nothing is written. A batch is a ``Graph``, so code that writes to
-    a graph can write into a batch, and ``batch.batch()`` opens a nested block whose
-    writes are dropped alone if it raises.
+    their drafts wait here. When the block ends they go to the store in one ``append``:
+    one transaction, consecutive ``seq``s, ``batch.written`` holds the events. If the
+    block raises, nothing is written. A batch is a ``Graph``, so code that writes to a
+    graph can write into a batch, and ``batch.batch()`` opens a nested block whose writes
+    are dropped alone if it raises.
 
     Reads: ``resolve``, ``get`` and ``get_edge`` know what the batch added or changed,
     so a node added in the batch can be linked, updated or superseded by its id. Every
@@ -54,8 +55,9 @@ class Batch(Graph):
     only checked then.
     """
 
-    def __init__(self, graph: Graph) -> None:
-        super().__init__(graph.store, graph.name, agent=graph.agent, writes=graph.writes)
+    def __init__(self, inner: Writer, graph: str) -> None:
+        self.inner = inner
+        self.graph = graph  # its name, for the errors
         self.written: list[Event] = []  # the stored events, once the batch has landed
         self._drafts: list[EventDraft] = []
         self._loaded: dict[str, Node | Edge] = {}  # records read from the store, as stored
@@ -64,37 +66,26 @@ class Batch(Graph):
         self._marks: list[int] = []  # draft count at each open (nested) block
         self._ended = False
 
-    def __repr__(self) -> str:
-        return f"Batch({self.store.url!r}, {self.name!r}, {len(self._drafts)} changes)"
+    def pending(self) -> int:
+        return len(self._drafts)
 
-    def __enter__(self) -> Self:
+    def enter(self) -> None:
         if self._ended:
             raise Conflict("this batch has ended; open a new one with graph.batch()")
         self._marks.append(len(self._drafts))
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def exit(self, failed: bool) -> None:
         mark = self._marks.pop()
-        if exc_type is not None:
+        if failed:
             self._keep(mark)
         if self._marks:
             return
         self._ended = True
-        if exc_type is None and self._drafts:
-            self.written = self.store.append(self.name, self._drafts)
-
-    def batch(self) -> Batch:
-        """This batch again, for a nested block: if that block raises, its writes are dropped
-        and the outer block goes on."""
-        return self
+        if not failed and self._drafts:
+            self.written = self.inner.append(self._drafts)
 
     # -- writes -------------------------------------------------------------------
-    def _append(self, *changes: EventDraft) -> list[Event]:
+    def append(self, changes: Sequence[EventDraft]) -> list[Event]:
         """Check ``changes`` against the batch's view and keep them; the events come when
         the batch lands, so this returns none."""
         if not self._marks:
@@ -125,9 +116,9 @@ class Batch(Graph):
             return
         record: Node | Edge | None = None
         if what in ("node", "record"):
-            record = _stored(self.store.get_node, self.name, record_id)
+            record = _stored(self.inner.node, record_id)
         if record is None and what in ("edge", "record"):
-            record = _stored(self.store.get_edge, self.name, record_id)
+            record = _stored(self.inner.edge, record_id)
         if record is None:
             return  # applying the change says it is missing, as the store would
         self._loaded[record_id] = record
@@ -153,28 +144,28 @@ class Batch(Graph):
     def resolve(self, ref: str) -> str:
         """The full id for an id or unique prefix, among stored records and those the
         batch added."""
-        wanted = ref.strip().lower() if isinstance(ref, str) else ""
+        wanted = ref.strip().lower()
         if wanted in self._added:
             return wanted
         matches = sorted(i for i in self._added if wanted and i.startswith(wanted))
         try:
-            stored = super().resolve(ref)
+            stored = self.inner.resolve(ref)
         except AmbiguousId as exc:
-            raise AmbiguousId("node or edge", ref, exc.matches + matches, self.name) from None
+            raise AmbiguousId("node or edge", ref, exc.matches + matches, self.graph) from None
         except NotFound:
             if len(matches) == 1:
                 return matches[0]
             if matches:
-                raise AmbiguousId("node or edge", ref, matches, self.name) from None
+                raise AmbiguousId("node or edge", ref, matches, self.graph) from None
             raise
         if matches:
-            raise AmbiguousId("node or edge", ref, [stored, *matches], self.name)
+            raise AmbiguousId("node or edge", ref, [stored, *matches], self.graph)
         return stored
 
     def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
         """Shortest prefixes unique among stored ids and those the batch added: what they
         will be once the batch lands (ids made in one millisecond share most characters)."""
-        short = super().short_ids(ids)
+        short = self.inner.short_ids(ids)
         added = sorted(self._added)
         for record_id, prefix in short.items():
             wanted = record_id.lower()
@@ -184,22 +175,21 @@ class Batch(Graph):
                 short[record_id] = record_id[: shared + 1]
         return short
 
-    def _node(self, node_id: str) -> Node:
+    def node(self, node_id: str) -> Node:
         node = self._state.nodes.get(node_id)
-        return node if node is not None else super()._node(node_id)
+        return node if node is not None else self.inner.node(node_id)
 
-    def _edge(self, edge_id: str) -> Edge:
+    def edge(self, edge_id: str) -> Edge:
         edge = self._state.edges.get(edge_id)
-        return edge if edge is not None else super()._edge(edge_id)
+        return edge if edge is not None else self.inner.edge(edge_id)
 
-    def _stored_id(self, ref: str) -> str:
-        record_id = self.resolve(ref)
+    def stored(self, record_id: str) -> str:
         if record_id in self._added:
             raise Conflict(
                 f"{record_id} was added in this batch and is not stored yet: "
                 "read it through the graph once the batch has landed"
             )
-        return record_id
+        return self.inner.stored(record_id)
 
 
 def _touched(kind: EventKind, payload: dict[str, Any]) -> list[tuple[str, str]]:
@@ -221,9 +211,9 @@ def _touched(kind: EventKind, payload: dict[str, Any]) -> list[tuple[str, str]]:
     return []
 
 
-def _stored(read: Callable[[str, str], R], graph: str, record_id: str) -> R | None:
+def _stored(read: Callable[[str], R], record_id: str) -> R | None:
     try:
-        return read(graph, record_id)
+        return read(record_id)
     except LookupError:
         return None
 

@@ -35,16 +35,28 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from decisis.errors import HeadMoved, InvalidInput
 
 if TYPE_CHECKING:
-    from decisis.graph import Graph
+    from decisis.stores import Store
 
 __all__ = ["DEFAULT_WRITES", "NO_WAIT", "WritePolicy", "written_once"]
 
 T = TypeVar("T")
+
+
+class Writing(Protocol):
+    """What ``written_once`` needs of a graph (a ``decisis.Graph`` is one): this module sits
+    beneath ``decisis.graph``, which imports it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def writes(self) -> WritePolicy: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +102,7 @@ NO_WAIT = WritePolicy(tries=5, first_wait=0.0, max_wait=0.0, lock=False)
 
 
 def written_once(
-    work: Callable[[], T], graph: Graph | None = None, *, policy: WritePolicy | None = None
+    work: Callable[[], T], graph: Writing | None = None, *, policy: WritePolicy | None = None
 ) -> T:
     """Run ``work`` until it lands: ``work`` reads the graph, then appends with ``after_seq``
     set to the head it read, and raises ``HeadMoved`` when another writer got there first.

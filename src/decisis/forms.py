@@ -8,13 +8,11 @@ from typing import TYPE_CHECKING, Any
 from decisis.model import format_time
 
 if TYPE_CHECKING:
-    from decisis.graph import GoalTree, Standing
+    from decisis.graph import GoalTree, Reached, SearchHit, Standing, VerifyReport
     from decisis.model import Event, Node
     from decisis.plans import Finding, PlanCheck
     from decisis.search.precedents import Precedent
     from decisis.stale import Stale
-    from decisis.stores import Reached, SearchHit
-    from decisis.stores.replay import VerifyReport
 
 __all__ = [
     "event_dict",

@@ -39,7 +39,6 @@ from decisis.model.ids import is_id
 from decisis.model.provenance import Provenance, provenance_payload
 from decisis.model.validation import (
     MAX_OPTIONS,
-    check_change_count,
     check_confidence,
     check_enum,
     check_graph_name,
@@ -50,16 +49,43 @@ from decisis.search.precedents import Precedent
 from decisis.search.precedents import precedents as find_precedents
 from decisis.stores import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, Store, open_store
 from decisis.stores.checks import check_edge_types
+from decisis.writer import DirectWriter, Writer
 
 if TYPE_CHECKING:
-    from decisis.batch import Batch
     from decisis.checkpoints import KeySource
     from decisis.files import PathDecisions
     from decisis.plans import CheckSettings, PlanCheck
     from decisis.stale import Stale
     from decisis.stores.replay import VerifyReport
 
-__all__ = ["GoalTree", "Graph", "Standing", "WritePolicy", "new_key", "open", "written_once"]
+# The names a front door needs besides the facade's own (the types it prints, the store it
+# opens): re-exported here so ``cli``, ``web`` and ``mcp_server`` never reach into ``stores``.
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "GoalTree",
+    "Graph",
+    "Reached",
+    "SearchHit",
+    "Standing",
+    "Store",
+    "VerifyReport",
+    "WritePolicy",
+    "new_key",
+    "open",
+    "open_store",
+    "written_once",
+]
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        """``VerifyReport`` on first use: ``stores.replay`` is not imported until a verify."""
+        if name == "VerifyReport":
+            from decisis.stores.replay import VerifyReport
+
+            return VerifyReport
+        raise AttributeError(f"module 'decisis.graph' has no attribute {name!r}")
+
 
 DEFAULT_GRAPH = "default"
 # ``current`` follows a rule-proposed supersession whose confidences add up to this: more
@@ -111,6 +137,7 @@ class Graph:
         as_of: datetime | None = None,
         owns_store: bool = False,
         writes: WritePolicy = DEFAULT_WRITES,
+        writer: Writer | None = None,
     ) -> None:
         self.store = store
         self.name = _check_name(name)
@@ -118,6 +145,14 @@ class Graph:
         self.as_of = as_of
         self.writes = writes  # how read-modify-writes land beside other writers
         self._owns_store = owns_store
+        # what the verbs write through (``decisis.writer``): the store at once, or a batch
+        self._writer: Writer = writer if writer is not None else DirectWriter(store, self.name)
+
+    @property
+    def written(self) -> list[Event]:
+        """The events a batch landed when its block ended (``[]`` before, and for a graph
+        whose verbs write at once: each verb returns what it wrote)."""
+        return self._writer.written
 
     # -- lifecycle -------------------------------------------------------------
     def close(self) -> None:
@@ -125,6 +160,7 @@ class Graph:
             self.store.close()
 
     def __enter__(self) -> Self:
+        self._writer.enter()
         return self
 
     def __exit__(
@@ -133,9 +169,13 @@ class Graph:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self._writer.exit(exc_type is not None)
         self.close()
 
     def __repr__(self) -> str:
+        waiting = self._writer.pending()
+        if waiting is not None:
+            return f"Batch({self.store.url!r}, {self.name!r}, {waiting} changes)"
         when = f", as_of={format_time(self.as_of)}" if self.as_of else ""
         return f"Graph({self.store.url!r}, {self.name!r}{when})"
 
@@ -144,7 +184,7 @@ class Graph:
         """The full id for a full id or a unique prefix of one (any case)."""
         if not isinstance(ref, str) or not ref.strip():
             raise InvalidInput("id", f"{ref!r} is not an id", "an id or a unique prefix of one")
-        return self.store.resolve_prefix(self.name, ref.strip())
+        return self._writer.resolve(ref)
 
     def _endpoint(self, ref: str) -> str:
         """``resolve`` for the end of an edge about to be written: a whole id is taken as
@@ -155,26 +195,30 @@ class Graph:
         return self.resolve(ref)
 
     def short_ids(self, ids: Sequence[str]) -> dict[str, str]:
-        return self.store.short_ids(self.name, list(ids))
+        return self._writer.short_ids(ids)
 
     # -- writes -------------------------------------------------------------------
     def _append(self, *changes: EventDraft) -> list[Event]:
         self._check_writable()
-        check_change_count(len(changes))
-        return self.store.append(self.name, list(changes))
+        return self._writer.append(changes)
 
     def _check_writable(self) -> None:
         if self.as_of is not None:
             raise Conflict(f"this view of the graph as of {format_time(self.as_of)} is read-only")
 
-    def batch(self) -> Batch:
+    def batch(self) -> Graph:
         """Many writes in one transaction: ``with graph.batch() as batch:``, then write
         through ``batch`` with the usual verbs. Everything lands in one ``append`` when the
-        block ends (one ledger segment), or nothing if it raises. See ``decisis.batch``."""
-        from decisis.batch import Batch
+        block ends (one ledger segment), or nothing if it raises. See ``decisis.batch``.
+        The batch is this graph over a buffered writer; on a batch, ``batch()`` is the batch
+        again, for a nested block whose writes are dropped alone if it raises."""
+        from decisis.batch import BufferedWriter
 
+        if isinstance(self._writer, BufferedWriter):
+            return self
         self._check_writable()
-        return Batch(self)
+        buffered = BufferedWriter(self._writer, self.name)
+        return Graph(self.store, self.name, agent=self.agent, writes=self.writes, writer=buffered)
 
     def _new_node(
         self,
@@ -478,14 +522,14 @@ class Graph:
         return self._edge(self.resolve(ref))
 
     def _node(self, node_id: str) -> Node:
-        return self.store.get_node(self.name, node_id)
+        return self._writer.node(node_id)
 
     def _edge(self, edge_id: str) -> Edge:
-        return self.store.get_edge(self.name, edge_id)
+        return self._writer.edge(edge_id)
 
     def _stored_id(self, ref: str) -> str:
         """The full id of a stored record, for the reads that run in the store."""
-        return self.resolve(ref)
+        return self._writer.stored(self.resolve(ref))
 
     def nodes(
         self,

@@ -47,7 +47,7 @@ def test_verifying_holds_up_no_other_request(tmp_path: Path) -> None:
     it): it completes while a request holds the lock, with no timing in the test. And a
     write landing mid-replay is no false alarm: the replay is retried under the lock."""
     from decisis.agent.tools import Toolbox
-    from decisis.web.app import Site as WebSite
+    from decisis.web.site import Site as WebSite
 
     with decisis.open(f"sqlite:///{tmp_path / 'long.db'}") as graph:
         for n in range(20):

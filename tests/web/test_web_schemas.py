@@ -137,7 +137,7 @@ def test_the_text_pattern_reads_alike_in_python_pydantic_and_json_schema() -> No
     Schema (ECMA) disagree on what ``\\s`` is, so the pattern spells white space out."""
     import re
 
-    from decisis.web.app import TEXT_PATTERN
+    from decisis.web.site import TEXT_PATTERN
 
     class Text(BaseModel):
         text: str = Field(pattern=TEXT_PATTERN)

@@ -18,7 +18,7 @@ from decisis.cli.state import get_state
 from decisis.errors import Conflict, IntegrityError, InvalidInput
 
 if TYPE_CHECKING:
-    from decisis.stores import Store
+    from decisis.graph import Store
 
 __all__ = ["copy_graph", "register"]
 
@@ -72,7 +72,7 @@ def copy(
     ] = None,
 ) -> None:
     """Replay graphs' ledgers from one store into another, then verify both and compare."""
-    from decisis.stores import open_store
+    from decisis.graph import open_store
 
     src = open_store(source)
     try:

@@ -101,7 +101,7 @@ def example_adrs(into: Path) -> Path:
 
 def _fresh_graph_name(url: str) -> str:
     """``demo``, or ``demo-2``, ``demo-3``… when earlier runs used the same store."""
-    from decisis.stores import open_store
+    from decisis.graph import open_store
 
     store = open_store(url)
     try:

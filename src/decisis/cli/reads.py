@@ -10,13 +10,11 @@ import typer
 from decisis.cli.common import DepthOpt, EdgeTypesOpt, IdArg, LimitOpt, short_ids
 from decisis.cli.state import State, get_state
 from decisis.errors import NotFound
-from decisis.graph import BELIEVED
-from decisis.stores import DEFAULT_MAX_DEPTH
+from decisis.graph import BELIEVED, DEFAULT_MAX_DEPTH
 
 if TYPE_CHECKING:
-    from decisis.graph import Graph
+    from decisis.graph import Graph, Reached
     from decisis.model import Edge
-    from decisis.stores import Reached
 
 __all__ = ["register"]
 

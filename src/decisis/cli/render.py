@@ -22,13 +22,11 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from decisis.graph import GoalTree, Standing
+    from decisis.graph import GoalTree, Reached, SearchHit, Standing, VerifyReport
     from decisis.model import Edge, Event, Node, Provenance
     from decisis.plans import PlanCheck
     from decisis.search.precedents import Precedent
     from decisis.stale import Stale
-    from decisis.stores import Reached, SearchHit
-    from decisis.stores.replay import VerifyReport
 
 __all__ = [
     "console",

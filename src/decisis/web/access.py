@@ -70,7 +70,7 @@ class TokenGate:
         if request.url.path == LOGIN_PATH or self.accepts(request):
             return await call_next(request)
         if request.url.path.startswith("/api/") or request.method != "GET":
-            from decisis.web.app import error_response
+            from decisis.web.site import error_response
 
             refused = Unauthorized("this server needs its token", _HOW)
             response = error_response(request, refused)

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from decisis.adr import MAX_QUESTION_CHARS
+from decisis.binding import MAX_BODY_BYTES
 from decisis.errors import answer_for
 from decisis.forms import (
     event_dict,
@@ -23,11 +24,9 @@ from decisis.forms import (
     standing_dict,
     verify_dict,
 )
-from decisis.graph import BELIEVED
+from decisis.graph import BELIEVED, DEFAULT_MAX_DEPTH
 from decisis.model import NodeStatus, NodeType
 from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
-from decisis.stores import DEFAULT_MAX_DEPTH
-from decisis.web.app import MAX_BODY_BYTES, TEXT_PATTERN, Site, site_of
 from decisis.web.schemas import (
     AnswerOut,
     AtOut,
@@ -47,6 +46,7 @@ from decisis.web.schemas import (
     ToolSpecOut,
     VerifyOut,
 )
+from decisis.web.site import TEXT_PATTERN, Site, site_of
 
 __all__ = ["router"]
 

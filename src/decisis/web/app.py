@@ -1,94 +1,38 @@
 """The FastAPI application: one graph per app, requests taken one at a time (but for the
-ledger's verification, ``Site.verify``), and the one place where a ``DecisisError`` becomes
-an HTTP answer. Every request first passes ``decisis.binding.Guard``: to a name the server
-answers to, changes from its own pages only, bodies of at most ``MAX_BODY_BYTES``."""
+ledger's verification, ``Site.verify``); every ``DecisisError`` becomes an HTTP answer in
+``decisis.web.site.error_response``. Every request first passes ``decisis.binding.Guard``:
+to a name the server answers to, changes from its own pages only, bodies of at most
+``MAX_BODY_BYTES``."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from decisis.binding import MAX_BODY_BYTES, Guard, Hosts, Receive, Scope, Send
+from decisis.binding import Guard, Hosts, Receive, Scope, Send
 from decisis.errors import (
     DecisisError,
     InvalidInput,
     MissingExtra,
-    answer_for,
-    error_body,
 )
 from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
 
 try:
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import HTMLResponse, JSONResponse, Response
+    from fastapi.responses import Response
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtra("the web front door", "web") from exc
 
+from decisis.web.site import TEXT_PATTERN, Site, error_response
+
 if TYPE_CHECKING:
-    from decisis.agent.tools import Toolbox
     from decisis.graph import Graph
-    from decisis.stores.replay import VerifyReport
 
-__all__ = [
-    "MAX_BODY_BYTES",
-    "Site",
-    "create_app",
-    "error_response",
-    "invalid_request",
-    "serve",
-    "site_of",
-]
-
-
-@dataclass
-class Site:
-    """What the routes work on: the graph, its decision tools, and a lock that lets one
-    request at a time use them (the ADR view and a store's connection are shared)."""
-
-    graph: Graph
-    tools: Toolbox
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @contextmanager
-    def using(self) -> Iterator[Graph]:
-        with self.lock:
-            yield self.graph
-
-    def verify(self) -> VerifyReport:
-        """``Graph.verify``, outside the lock: replaying a long ledger takes seconds (3.1 s at
-        28,000 events), which every other request would otherwise wait out. It reads only
-        the store, which is safe to share between threads (the lock guards the ADR view).
-        A write landing while the replay runs can make the tables look apart from the
-        ledger read before it, so a failure counts only if the head did not move meanwhile
-        (every write moves it; a tamper does not); else it is verified again under the lock.
-        Nothing is cached: each call reads the whole ledger back, so a tamper shows at once."""
-        graph = self.graph
-        before = graph.store.head(graph.name)
-        report = graph.verify()
-        if report.ok or graph.store.head(graph.name) == before:
-            return report
-        with self.lock:
-            return graph.verify()
-
-
-def site_of(request: Request) -> Site:
-    """The ``Site`` of the app serving ``request`` (a route's dependency)."""
-    found: Site = request.app.state.site
-    return found
+__all__ = ["create_app", "invalid_request", "serve"]
 
 
 _PLACES = frozenset({"query", "path", "body", "header", "cookie"})
-# What ``str.isspace`` calls white space, spelt out: regular expression dialects disagree
-# on ``\s`` (Python's has U+001C-U+001F, ECMA's, which JSON Schema uses, lacks U+0085).
-_ASCII_SPACE = r"\u0009-\u000d\u001c-\u0020"
-_SPACE = _ASCII_SPACE + r"\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-# Text without NUL that holds something besides white space (what ``str.strip`` leaves
-# something of), as a pattern Python, pydantic (Rust) and JSON Schema read alike.
-TEXT_PATTERN = rf"^[^\u0000]*[^\u0000{_SPACE}][^\u0000]*$"
 # What the patterns the API's parameters use mean, for refusals (not the expressions).
 _PATTERN_MEANS = {
     ID_PREFIX_PATTERN: ID_PREFIX_MEANS,
@@ -118,20 +62,6 @@ def invalid_request(exc: RequestValidationError) -> InvalidInput:
     pattern = (first.get("ctx") or {}).get("pattern")
     allowed = _PATTERN_MEANS.get(pattern, allowed) if isinstance(pattern, str) else allowed
     return InvalidInput(field, f"is {got}", allowed)
-
-
-def error_response(request: Request, exc: DecisisError, status: int | None = None) -> Response:
-    """The one translation: ``decisis.errors.error_body`` as JSON for the API, a page for
-    people elsewhere; both name the field and what is allowed. ``status`` is the error
-    table's unless told: the ``Guard``'s refusals say which check refused (421, 403, 413)."""
-    body = error_body(exc)
-    status = answer_for(exc).http if status is None else status
-    if request.url.path.startswith("/api/"):
-        return JSONResponse(body, status_code=status)
-    from decisis.web.pages import render
-
-    html = render("error.html", title="Error", error=body["error"], status=status)
-    return HTMLResponse(html, status_code=status)
 
 
 async def _refuse(

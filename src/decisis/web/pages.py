@@ -5,63 +5,33 @@ the picture of a node's neighbourhood (``static/graph.js``), which the edge tabl
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import islice
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
 
 from decisis.adr import MAX_QUESTION_CHARS
-from decisis.display import show_bidi
 from decisis.errors import NotFound
 from decisis.files import affects_of, commits_of
 from decisis.forms import verify_dict
 from decisis.model import EdgeType, LinkState
 from decisis.web.access import safe_next
-from decisis.web.app import Site, site_of
-from decisis.web.views import entities, shown_status, when
+from decisis.web.site import Site, site_of
+from decisis.web.templates import render
+from decisis.web.views import entities, shown_status
 
 if TYPE_CHECKING:
     from decisis.graph import Graph
     from decisis.model import Edge
 
-__all__ = ["render", "router"]
+__all__ = ["render", "router"]  # ``render`` is ``decisis.web.templates.render``
 
 router = APIRouter(include_in_schema=False)
 PAGE_EVENTS = 50  # ledger events on one page of the audit, unless ?limit= says otherwise
 CANDIDATE = LinkState.CANDIDATE
 MAX_PAGE_EVENTS = 1000  # the most ?limit= may ask for (as the API's MAX_LIMIT)
-
-
-def _shown(value: Any) -> Any:
-    """Every text a page prints, with bidirectional controls shown as escapes (``\\u202e``):
-    they would reorder the line around them. ``Markup`` stays ``Markup``."""
-    if isinstance(value, str):
-        shown = show_bidi(value)
-        return type(value)(shown) if isinstance(value, Markup) else shown
-    return value
-
-
-@cache
-def _templates() -> Environment:
-    env = Environment(
-        loader=PackageLoader("decisis.web", "templates"),
-        autoescape=select_autoescape(default=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        finalize=_shown,
-    )
-    env.filters["when"] = when  # every time on every page, to the second
-    return env
-
-
-def render(name: str, **context: Any) -> str:
-    """The page ``name`` filled with ``context`` (every value escaped)."""
-    return _templates().get_template(name).render(**context)
 
 
 SiteDep = Annotated[Site, Depends(site_of)]

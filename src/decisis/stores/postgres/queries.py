@@ -27,7 +27,6 @@ from decisis.stores.postgres.rows import (
     node_from_row,
     valid_at,
 )
-from decisis.stores.postgres.schema import PAYLOAD_NEW
 
 __all__ = [
     "MAX_SEARCH_TERMS",
@@ -44,6 +43,13 @@ __all__ = [
     "search_terms",
     "short_ids",
 ]
+
+# The payload's ``new`` as text, for ``history``. ``json`` refuses to turn ``\u0000`` (which
+# a metadata string may hold) into text, anywhere in the document, so those escapes become
+# ``\u0001`` first: still valid JSON, and only ever changing strings no record id equals
+# (``is_about`` checks what comes back). ``::json`` rather than ``::jsonb``, which refuses
+# ``\u0000`` on input.
+PAYLOAD_NEW = r"(replace(payload, E'\\u0000', E'\\u0001')::json ->> 'new')"
 
 Conn = psycopg.Connection[tuple[Any, ...]]
 

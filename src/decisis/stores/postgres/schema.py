@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from decisis.errors import StoreError
+from decisis.stores.postgres.queries import PAYLOAD_NEW
 
 if TYPE_CHECKING:
     from decisis.model import Node
@@ -291,12 +292,6 @@ _VECTORS = (
     )""",
 )
 
-# The payload's ``new`` as text, for ``history``. ``json`` refuses to turn ``\u0000`` (which
-# a metadata string may hold) into text, anywhere in the document, so those escapes become
-# ``\u0001`` first: still valid JSON, and only ever changing strings no record id equals
-# (``is_about`` checks what comes back). ``::json`` rather than ``::jsonb``, which refuses
-# ``\u0000`` on input.
-PAYLOAD_NEW = r"(replace(payload, E'\\u0000', E'\\u0001')::json ->> 'new')"
 _LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, {PAYLOAD_NEW})",)
 
 

@@ -29,7 +29,6 @@ from decisis.stores.sqlite.rows import (
     node_from_row,
     valid_at,
 )
-from decisis.stores.sqlite.schema import PAYLOAD_NEW
 
 __all__ = [
     "check_storage",
@@ -45,6 +44,13 @@ __all__ = [
     "search",
     "short_ids",
 ]
+
+# ``history`` finds a record's entries by entity (``ledger_by_entity``) and the supersedes
+# that name it ``new`` by this one, instead of reading the whole ledger. The schema builds
+# that index on this same expression, which is what lets SQLite use it; it reads a
+# payload that is not JSON as NULL, so a damaged row can still be written and is then
+# reported by the reads and ``verify``, not refused by the index.
+PAYLOAD_NEW = "CASE WHEN json_valid(payload) THEN json_extract(payload, '$.new') END"
 
 # An ambiguous prefix lists at most this many matches per table (a one-letter
 # prefix can match every id in a large graph).

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from decisis.errors import StoreError
 from decisis.model import format_time, utc_now
+from decisis.stores.sqlite.queries import PAYLOAD_NEW
 
 __all__ = ["MIGRATIONS", "PAYLOAD_NEW", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
 
@@ -155,12 +156,6 @@ _RULE_LINKS = (
     WHERE type = 'supersedes' AND state = 'candidate'""",
 )
 
-# ``history`` finds a record's entries by entity (``ledger_by_entity``) and the supersedes
-# that name it ``new`` by this one, instead of reading the whole ledger. The expression is
-# the query's (``queries.PAYLOAD_NEW``, which is what lets SQLite use it); it reads a
-# payload that is not JSON as NULL, so a damaged row can still be written and is then
-# reported by the reads and ``verify``, not refused by the index.
-PAYLOAD_NEW = "CASE WHEN json_valid(payload) THEN json_extract(payload, '$.new') END"
 _LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, ({PAYLOAD_NEW}))",)
 
 
