@@ -16,15 +16,32 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from decisis.errors import DecisisError
 from decisis.search.terms import ENGINE, Weighed
 
 if TYPE_CHECKING:
-    from decisis.graph import Graph
+    from datetime import datetime
 
-__all__ = ["decode_weighed", "digest_of", "encode_weighed", "kept", "space_of"]
+    from decisis.stores import Store
+
+
+class Keeper(Protocol):
+    """What keeping needs of a graph (a ``decisis.Graph`` is one): its store, its name, and
+    whether it is a view at a past time, which writes nothing."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def as_of(self) -> datetime | None: ...
+
+
+__all__ = ["Keeper", "decode_weighed", "digest_of", "encode_weighed", "kept", "space_of"]
 
 T = TypeVar("T")
 
@@ -57,7 +74,7 @@ def decode_weighed(data: Any) -> Weighed:
 
 
 def kept(
-    graph: Graph,
+    graph: Keeper,
     space: str,
     wanted: Mapping[str, str],
     make: Callable[[str], T],
