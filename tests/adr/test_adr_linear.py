@@ -249,12 +249,13 @@ WORDS = st.lists(
 @PROPERTY
 @given(WORDS)
 def test_title_patterns_read_as_before(title: str) -> None:
-    new, old = titles._PATTERNS[2].search(title), OLD_MOVED_FROM.search(title)
+    scope, patterns = titles._compiled()
+    new, old = patterns[2].search(title), OLD_MOVED_FROM.search(title)
     assert (new and new.group("old"), new and new.end("old")) == (
         old and old.group("old"),
         old and old.end("old"),
     )
-    new, old = titles._SCOPE.search(title), OLD_SCOPE.search(title)
+    new, old = scope.search(title), OLD_SCOPE.search(title)
     assert (new and new.group("scope")) == (old and old.group("scope"))
 
 
