@@ -29,7 +29,9 @@ from decisis.model import (
     parse_time,
 )
 from decisis.model.events import check_payload
-from decisis.stores.fold import checked_changes
+from decisis.stores.checks import HEAD_ENTRY_SQL, head_entry_params
+from decisis.stores.fold import added_record, checked_changes
+from decisis.stores.merkle import SqlTree
 from decisis.stores.retire import kept_metadata, release, retire, retires
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
@@ -41,7 +43,15 @@ from decisis.stores.sqlite.rows import (
     node_values,
 )
 
-__all__ = ["Connection", "Dialect", "apply", "read_head", "rewrite_node", "stored_nodes"]
+__all__ = [
+    "Connection",
+    "Dialect",
+    "apply",
+    "read_head",
+    "read_heads",
+    "rewrite_node",
+    "stored_nodes",
+]
 
 _INSERT_NODE = (
     f"INSERT INTO nodes (graph, {', '.join(NODE_FIELDS)}) VALUES (?{', ?' * len(NODE_FIELDS)})"
@@ -66,6 +76,8 @@ _ALREADY_SUPERSEDES = """
     LIMIT 1
 """
 _TEXT_FIELDS = frozenset({"label", "rationale"})
+# An edge's two ends, in one lookup (``_check_endpoint`` for both).
+_ENDPOINTS = "SELECT id, tombstoned_at FROM nodes WHERE graph = ? AND id IN (?, ?)"
 
 
 class Rows(Protocol):
@@ -119,6 +131,36 @@ def read_head(conn: Connection, graph: str) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
 
+# What an append reads before it writes, in one statement: the head, the ledger at it
+# (``checks.HEAD_ENTRY_SQL``: the entry the head names, and whether one follows), and the
+# Merkle tree's head (``SqlTree.head_sql``); a graph without a head reads as seq 0.
+_HEADS = """
+    SELECT h.seq, h.checksum,
+        (SELECT l.checksum FROM ledger l WHERE l.graph = g.graph AND l.seq = COALESCE(h.seq, 0)),
+        EXISTS (SELECT 1 FROM ledger l WHERE l.graph = g.graph AND l.seq = COALESCE(h.seq, 0) + 1),
+        m.size, m.frontier
+    FROM (SELECT CAST(? AS VARCHAR) AS graph) g
+    LEFT JOIN heads h ON h.graph = g.graph
+    LEFT JOIN merkle_heads m ON m.graph = g.graph
+"""
+
+
+def read_heads(
+    conn: Connection, graph: str, with_tree: bool = True
+) -> tuple[int, str, tuple[Any, Any], tuple[int, list[bytes]] | None]:
+    """The head (seq, checksum), what ``check_head_agrees`` checks it against, and the
+    Merkle tree's head (``SqlTree.head_of``), in one statement; without ``tree``, no tree
+    head (``None``), and no tree tables read (a schema from before them)."""
+    if not with_tree:
+        seq, checksum = read_head(conn, graph)
+        entry = conn.execute(HEAD_ENTRY_SQL.format(p="?"), head_entry_params(graph, seq))
+        return seq, checksum, entry.fetchone(), None
+    seq, checksum, at_head, beyond, size, frontier = conn.execute(_HEADS, (graph,)).fetchone()
+    head = (0, GENESIS) if seq is None else (int(seq), str(checksum))
+    tree = SqlTree.head_of(None if size is None else (size, frontier))
+    return head[0], head[1], (at_head, beyond), tree
+
+
 def apply(
     conn: C,
     dialect: Dialect[C],
@@ -126,9 +168,11 @@ def apply(
     kind: EventKind,
     payload: dict[str, Any],
     entity: str,
+    record: object = None,
 ) -> None:
-    """Check one event against the tables and write what it changes, or raise."""
-    _Tables(conn, dialect, graph).apply(kind, payload, entity)
+    """Check one event against the tables and write what it changes, or raise (``record``:
+    the draft's, see ``fold.added_record``)."""
+    _Tables(conn, dialect, graph).apply(kind, payload, entity, record)
 
 
 @dataclass(frozen=True)
@@ -139,12 +183,17 @@ class _Tables(Generic[C]):
     dialect: Dialect[C]
     graph: str
 
-    def apply(self, kind: EventKind, payload: dict[str, Any], entity: str) -> None:
+    def apply(
+        self, kind: EventKind, payload: dict[str, Any], entity: str, record: object = None
+    ) -> None:
         check_payload(kind, payload)  # the fold's first check: every key the kind needs is there
         if kind is EventKind.NODE_ADDED:
-            node = Node.from_dict(payload["node"])
+            data = payload["node"]
+            node = added_record(Node, data, record)
             self._check_new_id(node.id)
-            self.conn.execute(_INSERT_NODE, [self.graph, *node_values(node)])
+            # the draft's own record is exactly its payload: the row from that, not again
+            values = node_values(node, data if node is record else None)
+            self.conn.execute(_INSERT_NODE, [self.graph, *values])
             self._index(node, replace=False)
         elif kind is EventKind.NODE_UPDATED:
             node = self._live_node(payload["id"])
@@ -154,7 +203,9 @@ class _Tables(Generic[C]):
             if not _TEXT_FIELDS.isdisjoint(changes):
                 self._index(updated, replace=True)
         elif kind is EventKind.EDGE_ADDED:
-            self._add_edge(Edge.from_dict(payload["edge"]))
+            data = payload["edge"]
+            edge = added_record(Edge, data, record)
+            self._add_edge(edge, data if edge is record else None)
         elif kind is EventKind.EDGE_UPDATED:
             edge = self._live_edge(payload["id"])
             changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")
@@ -226,11 +277,16 @@ class _Tables(Generic[C]):
         if row[0] is not None:
             raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
 
-    def _add_edge(self, edge: Edge) -> None:
+    def _add_edge(self, edge: Edge, data: dict[str, Any] | None = None) -> None:
         self._check_new_id(edge.id)
-        self._check_endpoint(edge.source, "source")
-        self._check_endpoint(edge.target, "target")
-        self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge)])
+        rows = self.conn.execute(_ENDPOINTS, (self.graph, edge.source, edge.target))
+        found = {row[0]: row[1] for row in rows.fetchall()}
+        for node_id, field in ((edge.source, "source"), (edge.target, "target")):
+            if node_id not in found:
+                raise NotFound("node", node_id, self.graph)
+            if found[node_id] is not None:
+                raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
+        self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge, data)])
 
     def _check_supersede(self, old_id: str, new_id: str) -> None:
         if old_id == new_id:
