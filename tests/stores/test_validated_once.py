@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from decisis.errors import InvalidInput
+from decisis.errors import Conflict, InvalidInput
 from decisis.stores import Store
 from tests.stores.helpers import G, edge_added, make_edge, make_node, node_added
 
@@ -67,3 +67,16 @@ def test_a_draft_as_made_lands_as_its_record(store: Store) -> None:
     node = make_node("as made", confidence=1.0, metadata={"k": [1, "two"]})
     store.append(G, [node_added(node)])
     assert store.get_node(G, node.id) == node
+
+
+def test_an_id_added_twice_in_one_batch_is_refused(store: Store) -> None:
+    """The append looks the batch's new ids up once, at its start: an id the batch itself
+    adds twice (a node twice, an edge with a node's id) is still refused, nothing written."""
+    a, b = make_node("a"), make_node("b")
+    for batch in (
+        [node_added(a), node_added(b), node_added(a)],
+        [node_added(a), node_added(b), edge_added(make_edge(a, b, id=b.id))],
+    ):
+        with pytest.raises(Conflict):
+            store.append(G, batch)
+        assert list(store.events(G)) == []

@@ -86,7 +86,9 @@ def new_id() -> str:
 
 def is_id_prefix(text: str) -> bool:
     """True when ``text`` could be the start of an id (used to check prefixes before a query)."""
-    return 0 < len(text) <= ID_LENGTH and all(c in ID_ALPHABET for c in text.lower())
+    # strip() drops every leading and trailing alphabet character: nothing is left when
+    # every character is one (in C, where a generator over the characters was not)
+    return 0 < len(text) <= ID_LENGTH and not text.lower().strip(ID_ALPHABET)
 
 
 def is_id(text: str) -> bool:

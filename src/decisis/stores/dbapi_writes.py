@@ -12,8 +12,8 @@ head. The caller holds the transaction and rolls it back on any error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
@@ -23,6 +23,7 @@ from decisis.model import (
     NODE_MUTABLE_FIELDS,
     Edge,
     EdgeType,
+    EventDraft,
     EventKind,
     Node,
     format_time,
@@ -46,7 +47,9 @@ from decisis.stores.sqlite.rows import (
 __all__ = [
     "Connection",
     "Dialect",
+    "NewIds",
     "apply",
+    "new_ids",
     "read_head",
     "read_heads",
     "rewrite_node",
@@ -76,6 +79,7 @@ _ALREADY_SUPERSEDES = """
     LIMIT 1
 """
 _TEXT_FIELDS = frozenset({"label", "rationale"})
+_MAX_LOOKED_UP = 400  # ids in one ``new_ids`` statement: twice that many parameters
 # An edge's two ends, in one lookup (``_check_endpoint`` for both).
 _ENDPOINTS = "SELECT id, tombstoned_at FROM nodes WHERE graph = ? AND id IN (?, ?)"
 
@@ -169,10 +173,40 @@ def apply(
     payload: dict[str, Any],
     entity: str,
     record: object = None,
+    ids: NewIds | None = None,
 ) -> None:
     """Check one event against the tables and write what it changes, or raise (``record``:
-    the draft's, see ``fold.added_record``)."""
-    _Tables(conn, dialect, graph).apply(kind, payload, entity, record)
+    the draft's, see ``fold.added_record``; ``ids``: the append's ``NewIds``)."""
+    _Tables(conn, dialect, graph, NewIds() if ids is None else ids).apply(
+        kind, payload, entity, record
+    )
+
+
+@dataclass
+class NewIds:
+    """What one append knows of the ids it adds, so that it looks each up once, not once a
+    draft: ``absent``, found in neither table when the append began (``new_ids``), and
+    ``added``, inserted by the append since. Only this transaction writes the tables."""
+
+    absent: set[str] = field(default_factory=set)
+    added: set[str] = field(default_factory=set)
+
+
+def new_ids(conn: Connection, graph: str, drafts: Sequence[EventDraft]) -> NewIds:
+    """The ids the drafts' own records add (``EventDraft.record``) that no node or edge of
+    the graph has yet, found in one statement; any other id is looked up when it comes."""
+    wanted = sorted(
+        {d.record.id for d in drafts if d.record is not None and isinstance(d.record.id, str)}
+    )
+    if not wanted or len(wanted) > _MAX_LOOKED_UP:
+        return NewIds()
+    marks = ", ".join("?" * len(wanted))
+    sql = (
+        f"SELECT id FROM nodes WHERE graph = ? AND id IN ({marks}) "
+        f"UNION ALL SELECT id FROM edges WHERE graph = ? AND id IN ({marks})"
+    )
+    used = {row[0] for row in conn.execute(sql, (graph, *wanted, graph, *wanted)).fetchall()}
+    return NewIds(absent=set(wanted) - used)
 
 
 @dataclass(frozen=True)
@@ -182,6 +216,7 @@ class _Tables(Generic[C]):
     conn: C
     dialect: Dialect[C]
     graph: str
+    ids: NewIds
 
     def apply(
         self, kind: EventKind, payload: dict[str, Any], entity: str, record: object = None
@@ -232,10 +267,15 @@ class _Tables(Generic[C]):
         self.conn.execute(_UPDATE_EDGE, [*edge_values(edge)[1:], self.graph, edge.id])
 
     def _check_new_id(self, record_id: str) -> None:
-        row = self.conn.execute(self.dialect.id_used, {"graph": self.graph, "id": record_id})
-        used = row.fetchone()
-        if used is not None and used[0]:
+        ids = self.ids
+        if record_id in ids.added:
             raise Conflict(f"id {record_id} is already used in this graph")
+        if record_id not in ids.absent:
+            row = self.conn.execute(self.dialect.id_used, {"graph": self.graph, "id": record_id})
+            used = row.fetchone()
+            if used is not None and used[0]:
+                raise Conflict(f"id {record_id} is already used in this graph")
+        ids.added.add(record_id)  # the caller inserts it next, or the append fails
 
     def _live_node(self, node_id: str, field: str = "id") -> Node:
         row = self.conn.execute(_SELECT_NODE, (self.graph, node_id)).fetchone()
@@ -281,11 +321,11 @@ class _Tables(Generic[C]):
         self._check_new_id(edge.id)
         rows = self.conn.execute(_ENDPOINTS, (self.graph, edge.source, edge.target))
         found = {row[0]: row[1] for row in rows.fetchall()}
-        for node_id, field in ((edge.source, "source"), (edge.target, "target")):
+        for node_id, end in ((edge.source, "source"), (edge.target, "target")):
             if node_id not in found:
                 raise NotFound("node", node_id, self.graph)
             if found[node_id] is not None:
-                raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
+                raise Conflict(f"{end}: node {node_id} is tombstoned and cannot change")
         self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge, data)])
 
     def _check_supersede(self, old_id: str, new_id: str) -> None:

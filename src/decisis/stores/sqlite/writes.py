@@ -16,7 +16,7 @@ from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, EventKind, format_time
 from decisis.proof import leaf_hash
 from decisis.stores.checks import check_head, check_head_agrees
-from decisis.stores.dbapi_writes import Dialect, apply, read_head, read_heads
+from decisis.stores.dbapi_writes import Dialect, apply, new_ids, read_head, read_heads
 from decisis.stores.fold import canonical_draft
 from decisis.stores.merkle import SqlTree
 from decisis.stores.sqlite.rows import EVENT_COLUMNS, event_from_row
@@ -73,12 +73,13 @@ def append(
     seq, checksum, agreement, tree_head = read_heads(conn, graph, tree is not None)
     check_head(graph, seq, after_seq)
     check_head_agrees(graph, (seq, checksum), agreement)
+    ids = new_ids(conn, graph, drafts)
     events: list[Event] = []
     leaves: list[bytes] = []
     for draft in drafts:
         seq += 1
         c = canonical_draft(graph, seq, draft)
-        apply(conn, _DIALECT, graph, c.kind, c.payload, draft.entity, draft.record)
+        apply(conn, _DIALECT, graph, c.kind, c.payload, draft.entity, draft.record, ids)
         prev, checksum = checksum, chain_checksum(c.raw, checksum)
         at = format_time(c.at)
         conn.execute(
