@@ -45,9 +45,7 @@ _BARE_INSERT = (
 )
 
 
-def bare_sqlite(
-    path: Path, synchronous: str
-) -> tuple[sqlite3.Connection, Callable[[], None]]:
+def bare_sqlite(path: Path, synchronous: str) -> tuple[sqlite3.Connection, Callable[[], None]]:
     """A WAL file set up like the store's (``synchronous`` as given, autocommit off), and a
     call that inserts and commits one row in its own ``BEGIN IMMEDIATE`` transaction."""
     conn = sqlite3.connect(path, isolation_level=None)
@@ -146,9 +144,7 @@ def main() -> None:
         )
         subject = summary[names[0]]
         met = subject.median <= TARGET_MEDIAN_NS
-        print(
-            f"\ntarget: median <= 1 ms -> {ms(subject.median)} ms: {'met' if met else 'MISSED'}"
-        )
+        print(f"\ntarget: median <= 1 ms -> {ms(subject.median)} ms: {'met' if met else 'MISSED'}")
         for setting, recorded, bare_name in (
             ("FULL", names[0], names[4]),
             ("NORMAL", names[1], names[2]),
