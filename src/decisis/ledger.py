@@ -26,10 +26,26 @@ from typing import Any
 from decisis.model.events import Event
 from decisis.model.times import format_time
 
-__all__ = ["GENESIS", "ChainBreak", "canonical_bytes", "chain_checksum", "check_chain"]
+__all__ = [
+    "GENESIS",
+    "ChainBreak",
+    "canonical_bytes",
+    "canonical_event",
+    "canonical_text",
+    "chain_checksum",
+    "check_chain",
+]
 
+_encode_text = json.encoder.encode_basestring  # the writer json.dumps uses for str
 ALGORITHM = "sha256"
 GENESIS = f"{ALGORITHM}:" + "0" * 64
+
+
+def canonical_text(value: Any) -> str:
+    """One JSON value as the canonical form writes it (sorted keys, compact, no NaN)."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def canonical_bytes(
@@ -43,9 +59,30 @@ def canonical_bytes(
         "payload": payload,
         "seq": seq,
     }
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    return canonical_text(document).encode("utf-8")
+
+
+def canonical_event(
+    graph: str, seq: int, kind: str, entity: str, payload_text: str, at: datetime
+) -> bytes:
+    """``canonical_bytes`` around a payload already written as ``canonical_text``, so a
+    store encodes each payload once, for the checksum and for the row it stores: the
+    members in the same sorted order, each written as the whole document would write it."""
+    head = (
+        f'{{"at":"{format_time(at)}","entity":{_text(entity)},"graph":{_text(graph)},'
+        f'"kind":{_text(str(kind))},"payload":{payload_text},"seq":{_text(seq)}}}'
+    )
+    return head.encode("utf-8")
+
+
+def _text(value: Any) -> str:
+    """``canonical_text`` of one member: JSON's own string writer for text (what
+    ``json.dumps`` calls with ``ensure_ascii=False``), ``repr`` for a whole number."""
+    if type(value) is str:
+        return _encode_text(value)
+    if type(value) is int:
+        return repr(value)
+    return canonical_text(value)
 
 
 def chain_checksum(canonical: bytes, prev_checksum: str) -> str:

@@ -24,3 +24,13 @@ def test_ids_made_in_one_millisecond_differ_within_the_agents_prefix(
 def test_new_ids_are_valid_and_increase() -> None:
     made = [ids.new_id() for _ in range(1000)]
     assert made == sorted(made) and all(ids.is_id(i) for i in made)
+
+
+@pytest.mark.parametrize(
+    ("ms", "random"),
+    [(0, 0), (1, 1), ((1 << 50) - 1, (1 << 80) - 1), (1_764_700_000_000, 1 << 79), (12345, 987)],
+)
+def test_an_id_is_written_as_the_digit_by_digit_encoding(ms: int, random: int) -> None:
+    """The fast writer (RFC 4648 base32 turned Crockford) gives the characters the plain
+    digit-by-digit encoding gives."""
+    assert ids._encode_id(ms, random) == ids._encode(ms, 10) + ids._encode(random, 16)

@@ -5,7 +5,16 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from decisis.ledger import GENESIS, canonical_bytes, chain_checksum, check_chain
+import pytest
+
+from decisis.ledger import (
+    GENESIS,
+    canonical_bytes,
+    canonical_event,
+    canonical_text,
+    chain_checksum,
+    check_chain,
+)
 from decisis.model import Event, EventKind
 
 AT = datetime(2026, 11, 1, 12, 0, 0, 123456, tzinfo=UTC)
@@ -91,3 +100,22 @@ def test_invalidation_fields_are_outside_the_checksum() -> None:
         invalidated_reason="gdpr",
     )
     assert check_chain(events) == (3, None)
+
+
+@pytest.mark.parametrize(
+    ("graph", "entity", "payload"),
+    [
+        ("default", "01m8y3tqzd98gzb3mb3b33h7sx", {"node": {"label": "plain", "n": 1.5}}),
+        ('team "a" \\ b', 'rule:x"y', {"b": [1, None, True], "a": {"z": "é\u2028\x00"}}),
+        ("数据", "", {"metadata": {"k": 10**20, "f": 1e-7}, "": "empty key"}),
+    ],
+)
+def test_the_payload_encoded_once_gives_the_contracts_bytes(
+    graph: str, entity: str, payload: dict[str, object]
+) -> None:
+    """Stores encode a payload once and write the event around that text
+    (``canonical_event``): the bytes are the contract's, byte for byte."""
+    when = datetime(2026, 12, 3, 14, 0, 1, 123456, tzinfo=UTC)
+    expected = canonical_bytes(graph, 7, EventKind.NODE_ADDED, entity, payload, when)
+    text = canonical_text(payload)
+    assert canonical_event(graph, 7, EventKind.NODE_ADDED, entity, text, when) == expected

@@ -32,7 +32,7 @@ kind                       payload
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -59,12 +59,20 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class EventDraft:
-    """A change not yet in the ledger: the store gives it ``seq`` and checksums on append."""
+    """A change not yet in the ledger: the store gives it ``seq`` and checksums on append.
+
+    ``record``: the ``Node`` or ``Edge`` a ``node.added`` / ``edge.added`` draft was made
+    from (``node_added``, ``edge_added``). It was validated when it was made, so a store
+    folds it as it is, without building and checking it again from the payload, as long as
+    the payload still is its JSON form (``fold.added_record``); any other draft is checked
+    from its payload alone. Not part of the event.
+    """
 
     kind: EventKind
     entity: str
     payload: dict[str, Any]
     at: datetime
+    record: Node | Edge | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +104,7 @@ def _json_value(value: Any) -> Any:
 
 
 def node_added(node: Node, at: datetime) -> EventDraft:
-    return EventDraft(EventKind.NODE_ADDED, node.id, {"node": node.to_dict()}, at)
+    return EventDraft(EventKind.NODE_ADDED, node.id, {"node": node.to_dict()}, at, node)
 
 
 def node_updated(node_id: str, changes: dict[str, Any], at: datetime) -> EventDraft:
@@ -109,7 +117,7 @@ def node_updated(node_id: str, changes: dict[str, Any], at: datetime) -> EventDr
 
 
 def edge_added(edge: Edge, at: datetime) -> EventDraft:
-    return EventDraft(EventKind.EDGE_ADDED, edge.id, {"edge": edge.to_dict()}, at)
+    return EventDraft(EventKind.EDGE_ADDED, edge.id, {"edge": edge.to_dict()}, at, edge)
 
 
 def edge_updated(edge_id: str, changes: dict[str, Any], at: datetime) -> EventDraft:

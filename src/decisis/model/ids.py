@@ -6,6 +6,7 @@ people can shorten an id to a unique prefix, as with git.
 
 from __future__ import annotations
 
+import base64
 import os
 import threading
 import time
@@ -42,11 +43,24 @@ def _fresh_random() -> int:
 
 
 def _encode(value: int, length: int) -> str:
+    """``value`` as ``length`` Crockford digits, digit by digit: the plain form of what
+    ``_encode_id`` writes (tests hold the two to the same characters)."""
     chars = []
     for _ in range(length):
         value, digit = divmod(value, 32)
         chars.append(ID_ALPHABET[digit])
     return "".join(reversed(chars))
+
+
+_FROM_RFC4648 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", ID_ALPHABET)
+
+
+def _encode_id(ms: int, random: int) -> str:
+    """``_encode(ms, 10) + _encode(random, 16)`` in C: the 130 bits as 20 bytes (30 zero
+    bits first), base32 (RFC 4648) written, the 6 zero characters dropped, and the
+    alphabet turned into Crockford's."""
+    value = ((ms % (1 << 50)) << _RANDOM_BITS) | random
+    return base64.b32encode(value.to_bytes(20, "big"))[6:].decode("ascii").translate(_FROM_RFC4648)
 
 
 class _Generator:
@@ -73,7 +87,7 @@ class _Generator:
             else:
                 self._last_random = _fresh_random()
             self._last_ms = now_ms
-            return _encode(now_ms, 10) + _encode(self._last_random, 16)
+            return _encode_id(now_ms, self._last_random)
 
 
 _generate = _Generator()
@@ -86,7 +100,9 @@ def new_id() -> str:
 
 def is_id_prefix(text: str) -> bool:
     """True when ``text`` could be the start of an id (used to check prefixes before a query)."""
-    return 0 < len(text) <= ID_LENGTH and all(c in ID_ALPHABET for c in text.lower())
+    # strip() drops every leading and trailing alphabet character: nothing is left when
+    # every character is one (in C, where a generator over the characters was not)
+    return 0 < len(text) <= ID_LENGTH and not text.lower().strip(ID_ALPHABET)
 
 
 def is_id(text: str) -> bool:

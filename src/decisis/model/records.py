@@ -38,15 +38,23 @@ EDGE_MUTABLE_FIELDS = frozenset(
 )
 
 
+_ENUM_FIELDS = frozenset({"type", "status", "state"})
+_NAMES: dict[type, tuple[str, ...]] = {}  # field names by record class, looked up once
+
+
 def _dump(record: Any) -> dict[str, Any]:
+    cls = type(record)
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(record))
     out: dict[str, Any] = {}
-    for f in fields(record):
-        value = getattr(record, f.name)
+    for name in names:
+        value = getattr(record, name)
         if isinstance(value, datetime):
             value = format_time(value)
-        elif hasattr(value, "value") and f.name in {"type", "status", "state"}:
+        elif name in _ENUM_FIELDS and hasattr(value, "value"):
             value = value.value
-        out[f.name] = value
+        out[name] = value
     return out
 
 

@@ -14,6 +14,7 @@ from decisis.errors import InvalidInput
 __all__ = ["format_time", "parse_time", "utc_now"]
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_last: list[tuple[object, str]] = [(None, "")]  # format_time's last (datetime, text)
 
 
 def utc_now() -> datetime:
@@ -21,7 +22,17 @@ def utc_now() -> datetime:
 
 
 def format_time(value: datetime) -> str:
-    """``2026-11-29T20:11:03.123456Z``: the canonical form stored and hashed."""
+    """``2026-11-29T20:11:03.123456Z``: the canonical form stored and hashed. The last
+    time written is kept: a record's times are often one instant, written many times."""
+    last = _last[0]  # one tuple, read and replaced whole: safe across threads
+    if value is last[0]:
+        return last[1]
+    text = _format(value)
+    _last[0] = (value, text)
+    return text
+
+
+def _format(value: datetime) -> str:
     if value.tzinfo is None:
         raise InvalidInput("time", f"{value!r} has no timezone", "timezone-aware datetimes")
     t = value.astimezone(UTC)

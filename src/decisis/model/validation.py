@@ -230,6 +230,8 @@ def check_metadata(value: object, field: str = "metadata") -> dict[str, Any]:
         raise InvalidInput(
             field, f"expected an object, got {type(value).__name__}", "a JSON object"
         )
+    if not value:  # most records have none: nothing to check or copy
+        return {}
     _check_json(value, field, 1)
     encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     size = len(_encodable_json(encoded, field).encode("utf-8"))

@@ -12,8 +12,8 @@ head. The caller holds the transaction and rolls it back on any error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
@@ -23,13 +23,16 @@ from decisis.model import (
     NODE_MUTABLE_FIELDS,
     Edge,
     EdgeType,
+    EventDraft,
     EventKind,
     Node,
     format_time,
     parse_time,
 )
 from decisis.model.events import check_payload
-from decisis.stores.fold import checked_changes
+from decisis.stores.checks import HEAD_ENTRY_SQL, head_entry_params
+from decisis.stores.fold import added_record, checked_changes
+from decisis.stores.merkle import SqlTree
 from decisis.stores.retire import kept_metadata, release, retire, retires
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
@@ -41,7 +44,17 @@ from decisis.stores.sqlite.rows import (
     node_values,
 )
 
-__all__ = ["Connection", "Dialect", "apply", "read_head", "rewrite_node", "stored_nodes"]
+__all__ = [
+    "Connection",
+    "Dialect",
+    "NewIds",
+    "apply",
+    "new_ids",
+    "read_head",
+    "read_heads",
+    "rewrite_node",
+    "stored_nodes",
+]
 
 _INSERT_NODE = (
     f"INSERT INTO nodes (graph, {', '.join(NODE_FIELDS)}) VALUES (?{', ?' * len(NODE_FIELDS)})"
@@ -66,6 +79,9 @@ _ALREADY_SUPERSEDES = """
     LIMIT 1
 """
 _TEXT_FIELDS = frozenset({"label", "rationale"})
+_MAX_LOOKED_UP = 400  # ids in one ``new_ids`` statement: twice that many parameters
+# An edge's two ends, in one lookup (``_check_endpoint`` for both).
+_ENDPOINTS = "SELECT id, tombstoned_at FROM nodes WHERE graph = ? AND id IN (?, ?)"
 
 
 class Rows(Protocol):
@@ -119,6 +135,36 @@ def read_head(conn: Connection, graph: str) -> tuple[int, str]:
     return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
 
+# What an append reads before it writes, in one statement: the head, the ledger at it
+# (``checks.HEAD_ENTRY_SQL``: the entry the head names, and whether one follows), and the
+# Merkle tree's head (``SqlTree.head_sql``); a graph without a head reads as seq 0.
+_HEADS = """
+    SELECT h.seq, h.checksum,
+        (SELECT l.checksum FROM ledger l WHERE l.graph = g.graph AND l.seq = COALESCE(h.seq, 0)),
+        EXISTS (SELECT 1 FROM ledger l WHERE l.graph = g.graph AND l.seq = COALESCE(h.seq, 0) + 1),
+        m.size, m.frontier
+    FROM (SELECT CAST(? AS VARCHAR) AS graph) g
+    LEFT JOIN heads h ON h.graph = g.graph
+    LEFT JOIN merkle_heads m ON m.graph = g.graph
+"""
+
+
+def read_heads(
+    conn: Connection, graph: str, with_tree: bool = True
+) -> tuple[int, str, tuple[Any, Any], tuple[int, list[bytes]] | None]:
+    """The head (seq, checksum), what ``check_head_agrees`` checks it against, and the
+    Merkle tree's head (``SqlTree.head_of``), in one statement; without ``tree``, no tree
+    head (``None``), and no tree tables read (a schema from before them)."""
+    if not with_tree:
+        seq, checksum = read_head(conn, graph)
+        entry = conn.execute(HEAD_ENTRY_SQL.format(p="?"), head_entry_params(graph, seq))
+        return seq, checksum, entry.fetchone(), None
+    seq, checksum, at_head, beyond, size, frontier = conn.execute(_HEADS, (graph,)).fetchone()
+    head = (0, GENESIS) if seq is None else (int(seq), str(checksum))
+    tree = SqlTree.head_of(None if size is None else (size, frontier))
+    return head[0], head[1], (at_head, beyond), tree
+
+
 def apply(
     conn: C,
     dialect: Dialect[C],
@@ -126,9 +172,41 @@ def apply(
     kind: EventKind,
     payload: dict[str, Any],
     entity: str,
+    record: object = None,
+    ids: NewIds | None = None,
 ) -> None:
-    """Check one event against the tables and write what it changes, or raise."""
-    _Tables(conn, dialect, graph).apply(kind, payload, entity)
+    """Check one event against the tables and write what it changes, or raise (``record``:
+    the draft's, see ``fold.added_record``; ``ids``: the append's ``NewIds``)."""
+    _Tables(conn, dialect, graph, NewIds() if ids is None else ids).apply(
+        kind, payload, entity, record
+    )
+
+
+@dataclass
+class NewIds:
+    """What one append knows of the ids it adds, so that it looks each up once, not once a
+    draft: ``absent``, found in neither table when the append began (``new_ids``), and
+    ``added``, inserted by the append since. Only this transaction writes the tables."""
+
+    absent: set[str] = field(default_factory=set)
+    added: set[str] = field(default_factory=set)
+
+
+def new_ids(conn: Connection, graph: str, drafts: Sequence[EventDraft]) -> NewIds:
+    """The ids the drafts' own records add (``EventDraft.record``) that no node or edge of
+    the graph has yet, found in one statement; any other id is looked up when it comes."""
+    wanted = sorted(
+        {d.record.id for d in drafts if d.record is not None and isinstance(d.record.id, str)}
+    )
+    if not wanted or len(wanted) > _MAX_LOOKED_UP:
+        return NewIds()
+    marks = ", ".join("?" * len(wanted))
+    sql = (
+        f"SELECT id FROM nodes WHERE graph = ? AND id IN ({marks}) "
+        f"UNION ALL SELECT id FROM edges WHERE graph = ? AND id IN ({marks})"
+    )
+    used = {row[0] for row in conn.execute(sql, (graph, *wanted, graph, *wanted)).fetchall()}
+    return NewIds(absent=set(wanted) - used)
 
 
 @dataclass(frozen=True)
@@ -138,13 +216,19 @@ class _Tables(Generic[C]):
     conn: C
     dialect: Dialect[C]
     graph: str
+    ids: NewIds
 
-    def apply(self, kind: EventKind, payload: dict[str, Any], entity: str) -> None:
+    def apply(
+        self, kind: EventKind, payload: dict[str, Any], entity: str, record: object = None
+    ) -> None:
         check_payload(kind, payload)  # the fold's first check: every key the kind needs is there
         if kind is EventKind.NODE_ADDED:
-            node = Node.from_dict(payload["node"])
+            data = payload["node"]
+            node = added_record(Node, data, record)
             self._check_new_id(node.id)
-            self.conn.execute(_INSERT_NODE, [self.graph, *node_values(node)])
+            # the draft's own record is exactly its payload: the row from that, not again
+            values = node_values(node, data if node is record else None)
+            self.conn.execute(_INSERT_NODE, [self.graph, *values])
             self._index(node, replace=False)
         elif kind is EventKind.NODE_UPDATED:
             node = self._live_node(payload["id"])
@@ -154,7 +238,9 @@ class _Tables(Generic[C]):
             if not _TEXT_FIELDS.isdisjoint(changes):
                 self._index(updated, replace=True)
         elif kind is EventKind.EDGE_ADDED:
-            self._add_edge(Edge.from_dict(payload["edge"]))
+            data = payload["edge"]
+            edge = added_record(Edge, data, record)
+            self._add_edge(edge, data if edge is record else None)
         elif kind is EventKind.EDGE_UPDATED:
             edge = self._live_edge(payload["id"])
             changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")
@@ -181,10 +267,15 @@ class _Tables(Generic[C]):
         self.conn.execute(_UPDATE_EDGE, [*edge_values(edge)[1:], self.graph, edge.id])
 
     def _check_new_id(self, record_id: str) -> None:
-        row = self.conn.execute(self.dialect.id_used, {"graph": self.graph, "id": record_id})
-        used = row.fetchone()
-        if used is not None and used[0]:
+        ids = self.ids
+        if record_id in ids.added:
             raise Conflict(f"id {record_id} is already used in this graph")
+        if record_id not in ids.absent:
+            row = self.conn.execute(self.dialect.id_used, {"graph": self.graph, "id": record_id})
+            used = row.fetchone()
+            if used is not None and used[0]:
+                raise Conflict(f"id {record_id} is already used in this graph")
+        ids.added.add(record_id)  # the caller inserts it next, or the append fails
 
     def _live_node(self, node_id: str, field: str = "id") -> Node:
         row = self.conn.execute(_SELECT_NODE, (self.graph, node_id)).fetchone()
@@ -226,11 +317,16 @@ class _Tables(Generic[C]):
         if row[0] is not None:
             raise Conflict(f"{field}: node {node_id} is tombstoned and cannot change")
 
-    def _add_edge(self, edge: Edge) -> None:
+    def _add_edge(self, edge: Edge, data: dict[str, Any] | None = None) -> None:
         self._check_new_id(edge.id)
-        self._check_endpoint(edge.source, "source")
-        self._check_endpoint(edge.target, "target")
-        self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge)])
+        rows = self.conn.execute(_ENDPOINTS, (self.graph, edge.source, edge.target))
+        found = {row[0]: row[1] for row in rows.fetchall()}
+        for node_id, end in ((edge.source, "source"), (edge.target, "target")):
+            if node_id not in found:
+                raise NotFound("node", node_id, self.graph)
+            if found[node_id] is not None:
+                raise Conflict(f"{end}: node {node_id} is tombstoned and cannot change")
+        self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge, data)])
 
     def _check_supersede(self, old_id: str, new_id: str) -> None:
         if old_id == new_id:

@@ -48,10 +48,10 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from decisis.errors import Conflict, CycleError, DecisisError, InvalidInput, NotFound
-from decisis.ledger import canonical_bytes
+from decisis.ledger import canonical_event, canonical_text
 from decisis.model import (
     EDGE_MUTABLE_FIELDS,
     NODE_MUTABLE_FIELDS,
@@ -61,6 +61,7 @@ from decisis.model import (
     EventKind,
     LinkState,
     Node,
+    format_time,
     parse_time,
 )
 from decisis.model.events import check_payload
@@ -68,7 +69,9 @@ from decisis.model.validation import check_enum
 from decisis.stores.retire import kept_metadata, release, retire, retires
 
 __all__ = [
+    "Canonical",
     "GraphState",
+    "added_record",
     "apply",
     "canonical_draft",
     "check_described_entity",
@@ -76,9 +79,20 @@ __all__ = [
 ]
 
 
-def canonical_draft(
-    graph: str, seq: int, draft: EventDraft
-) -> tuple[bytes, EventKind, dict[str, Any], datetime]:
+@dataclass(frozen=True, slots=True)
+class Canonical:
+    """A draft as the ledger will hold it, encoded once: ``raw`` is what the chain hashes
+    (and the Merkle tree's leaf data), ``payload_text`` the stored payload column (the
+    same text ``raw`` holds), ``kind``, ``payload`` and ``at`` what reads back from them."""
+
+    raw: bytes
+    kind: EventKind
+    payload: dict[str, Any]
+    at: datetime
+    payload_text: str
+
+
+def canonical_draft(graph: str, seq: int, draft: EventDraft) -> Canonical:
     """The draft's canonical bytes, and its kind, payload and time as they read back from
     them: every store folds what the ledger will hold, so all refuse the same drafts alike,
     and returns the time as storage gives it back (UTC)."""
@@ -86,13 +100,39 @@ def canonical_draft(
     if kind is EventKind.PROVENANCE:
         check_described_entity(draft.entity, draft.payload)
     try:
-        raw = canonical_bytes(graph, seq, kind, draft.entity, draft.payload, draft.at)
+        at_text = format_time(draft.at)
+        payload_text = canonical_text(draft.payload)
+        raw = canonical_event(graph, seq, kind, draft.entity, payload_text, draft.at)
     except (TypeError, ValueError) as exc:
         if isinstance(exc, DecisisError):
             raise
         raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
-    document = json.loads(raw)
-    return raw, kind, document["payload"], parse_time(document["at"], "at")
+    return Canonical(raw, kind, json.loads(payload_text), parse_time(at_text, "at"), payload_text)
+
+
+R = TypeVar("R", Node, Edge)
+
+
+def added_record(cls: type[R], data: Any, record: object = None) -> R:
+    """The record a ``node.added`` / ``edge.added`` payload holds: the draft's own
+    ``record`` when it is a ``cls`` whose JSON form is exactly that payload (it was
+    validated when it was made: validation once), else one built and validated from the
+    payload, which refuses what is wrong. "Exactly": equal field by field, the confidence
+    of the same type and the metadata of the same canonical text (``==`` alone takes
+    ``True`` for ``1`` and ``1`` for ``1.0``)."""
+    if (
+        type(record) is cls
+        and isinstance(data, dict)
+        and record.to_dict() == data
+        and type(data["confidence"]) is type(record.confidence)
+        and (not record.metadata or _same_text(record.metadata, data["metadata"]))
+    ):
+        return record
+    return cls.from_dict(data)
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    return canonical_text(a) == canonical_text(b)
 
 
 def check_described_entity(entity: str, payload: object) -> None:
@@ -194,12 +234,15 @@ def check_supersede(state: GraphState, old_id: str, new_id: str) -> None:
             )
 
 
-def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> None:
-    """Apply one event to ``state``, or raise without changing it."""
+def apply(
+    state: GraphState, kind: EventKind | str, payload: dict[str, Any], record: object = None
+) -> None:
+    """Apply one event to ``state``, or raise without changing it (``record``: the draft's,
+    see ``added_record``)."""
     kind = check_enum(EventKind, kind, "kind")
     check_payload(kind, payload)
     if kind is EventKind.NODE_ADDED:
-        node = Node.from_dict(payload["node"])
+        node = added_record(Node, payload["node"], record)
         _check_new_id(state, node.id)
         state.nodes[node.id] = node
     elif kind is EventKind.NODE_UPDATED:
@@ -207,7 +250,7 @@ def apply(state: GraphState, kind: EventKind | str, payload: dict[str, Any]) -> 
         changes = kept_metadata(node, checked_changes(payload, NODE_MUTABLE_FIELDS, "node"))
         state.nodes[node.id] = node.evolve(**changes, updated_at=payload["updated_at"])
     elif kind is EventKind.EDGE_ADDED:
-        _add_edge(state, Edge.from_dict(payload["edge"]))
+        _add_edge(state, added_record(Edge, payload["edge"], record))
     elif kind is EventKind.EDGE_UPDATED:
         edge = state.live_edge(payload["id"])
         changes = checked_changes(payload, EDGE_MUTABLE_FIELDS, "edge")

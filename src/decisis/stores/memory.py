@@ -46,6 +46,7 @@ from decisis.model import (
 )
 from decisis.model.ids import is_id_prefix
 from decisis.model.validation import check_confidence
+from decisis.proof import leaf_hash
 from decisis.stores import prefixes
 from decisis.stores.about import is_about
 from decisis.stores.base import DEFAULT_MAX_DEPTH, Direction, Reached, SearchHit, StorageCheck
@@ -195,7 +196,7 @@ class MemoryStore(VectorMethods):
             for journal in journals:
                 journal.begin()
             try:
-                new = self._apply_all(graph, data, drafts)
+                new, leaves = self._apply_all(graph, data, drafts)
             except BaseException:
                 for journal in journals:
                     journal.rollback()
@@ -204,29 +205,35 @@ class MemoryStore(VectorMethods):
                 journal.commit()
             if new:
                 self._graphs[graph] = data
-                self._record(data, new)
+                self._record(data, new, leaves)
                 # as recorded: a tombstone later in the batch marks the entries before it
                 new = data.events[-len(new) :]
             return new
 
     @staticmethod
-    def _apply_all(graph: str, data: _Graph, drafts: Sequence[EventDraft]) -> list[Event]:
+    def _apply_all(
+        graph: str, data: _Graph, drafts: Sequence[EventDraft]
+    ) -> tuple[list[Event], list[bytes]]:
+        """The drafts checked and folded into ``data``'s state, as events and their Merkle
+        leaves (hashed from the bytes the chain hashed)."""
         seq, prev = data.head
         new: list[Event] = []
+        leaves: list[bytes] = []
         for draft in drafts:
             seq += 1
-            raw, kind, payload, at = canonical_draft(graph, seq, draft)
-            apply(data.state, kind, payload)
-            checksum = chain_checksum(raw, prev)
-            new.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
+            c = canonical_draft(graph, seq, draft)
+            apply(data.state, c.kind, c.payload, draft.record)
+            checksum = chain_checksum(c.raw, prev)
+            new.append(Event(graph, seq, c.kind, draft.entity, c.payload, c.at, prev, checksum))
+            leaves.append(leaf_hash(c.raw))
             prev = checksum
-        return new
+        return new, leaves
 
     @staticmethod
-    def _record(data: _Graph, new: Sequence[Event]) -> None:
+    def _record(data: _Graph, new: Sequence[Event], leaves: Sequence[bytes] | None = None) -> None:
         """Put committed events in the ledger, moving the head, marking tombstoned history
         and growing the Merkle tree."""
-        data.tree.add(map(event_leaf, new))
+        data.tree.add(map(event_leaf, new) if leaves is None else leaves)
         for event in new:
             data.by_entity.setdefault(event.entity, []).append(len(data.events))
             data.events.append(event)

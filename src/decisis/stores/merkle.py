@@ -179,10 +179,13 @@ class SqlTree:
         graph: str,
         events: Sequence[Event],
         head: tuple[int, list[bytes]] | bool | None = True,
+        leaves: Sequence[bytes] | None = None,
     ) -> None:
         """Add the appended ``events`` (in the append's transaction), first catching up on
         entries the tree lacks (a store from before it); refuses a tree ahead of the ledger.
-        ``head``: the tree's head as already read (``head_of``), or ``True`` to read it."""
+        ``head``: the tree's head as already read (``head_of``), or ``True`` to read it;
+        ``leaves``: the events' leaf hashes, when the append has them from the bytes it
+        chained (``leaf_hash(raw)``), else made from the events."""
         if not events:
             return
         if head is True:
@@ -202,8 +205,10 @@ class SqlTree:
             if self.events_after is None:
                 raise IntegrityError(f"graph {graph!r}: the Merkle tree is behind the ledger")
             missing = [e for e in self.events_after(conn, graph, size) if e.seq < first]
-        leaves = [event_leaf(e) for e in (*missing, *events)]
-        self._write(conn, graph, head is not None, grow(size, frontier, leaves))
+        if leaves is None:
+            leaves = [event_leaf(e) for e in events]
+        caught_up = [event_leaf(e) for e in missing]
+        self._write(conn, graph, head is not None, grow(size, frontier, [*caught_up, *leaves]))
 
     def _write(
         self,

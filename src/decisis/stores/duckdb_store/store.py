@@ -161,12 +161,7 @@ class DuckDBStore(SqlFront[Conn]):
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
         self._writable()
 
-        def work(conn: Conn) -> list[Event]:
-            events = writes.append(conn, graph, drafts, after_seq)
-            self._tree.extend(conn, graph, events)
-            return events
-
-        return self._transaction(work)
+        return self._transaction(lambda c: writes.append(c, graph, drafts, after_seq, self._tree))
 
     def _tree_write(self, graph: str, work: Callable[[Conn], T]) -> T:
         self._writable()

@@ -18,16 +18,13 @@ import duckdb
 
 from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, EventKind, Node, format_time
-from decisis.stores.checks import (
-    HEAD_ENTRY_SQL,
-    check_head,
-    check_head_agrees,
-    head_entry_params,
-)
-from decisis.stores.dbapi_writes import Dialect, apply, read_head
-from decisis.stores.duckdb_store.rows import EVENT_COLUMNS, canonical_json, event_from_row
+from decisis.proof import leaf_hash
+from decisis.stores.checks import check_head, check_head_agrees
+from decisis.stores.dbapi_writes import Dialect, apply, new_ids, read_head, read_heads
+from decisis.stores.duckdb_store.rows import EVENT_COLUMNS, event_from_row
 from decisis.stores.duckdb_store.schema import index_node
 from decisis.stores.fold import canonical_draft
+from decisis.stores.merkle import SqlTree
 
 __all__ = ["append", "read_head"]
 
@@ -74,25 +71,33 @@ _DIALECT = Dialect[Conn](_ID_USED, _SUPERSEDES_REACH, _TRUST_RULE, _index)
 
 
 def append(
-    conn: Conn, graph: str, drafts: Sequence[EventDraft], after_seq: int | None = None
+    conn: Conn,
+    graph: str,
+    drafts: Sequence[EventDraft],
+    after_seq: int | None = None,
+    tree: SqlTree | None = None,
 ) -> list[Event]:
-    """Check, apply and chain each draft; return the events as stored. Needs an open
-    transaction (``after_seq``: see ``Store.append``)."""
-    head = read_head(conn, graph)
-    seq, checksum = head
+    """Check, apply and chain each draft; return the events as stored, and extend ``tree``
+    with them. Needs an open transaction (``after_seq``: see ``Store.append``)."""
+    seq, checksum, agreement, tree_head = read_heads(conn, graph, tree is not None)
+    old = seq
     check_head(graph, seq, after_seq)
-    ledger = conn.execute(HEAD_ENTRY_SQL.format(p="?"), head_entry_params(graph, seq))
-    check_head_agrees(graph, head, ledger.fetchone())
+    check_head_agrees(graph, (seq, checksum), agreement)
+    ids = new_ids(conn, graph, drafts)
     events: list[Event] = []
+    leaves: list[bytes] = []
     for draft in drafts:
         seq += 1
-        raw, kind, payload, at = canonical_draft(graph, seq, draft)
-        apply(conn, _DIALECT, graph, kind, payload, draft.entity)
-        prev, checksum = checksum, chain_checksum(raw, checksum)
-        row = (graph, seq, kind.value, draft.entity, canonical_json(payload), format_time(at))
+        c = canonical_draft(graph, seq, draft)
+        apply(conn, _DIALECT, graph, c.kind, c.payload, draft.entity, draft.record, ids)
+        prev, checksum = checksum, chain_checksum(c.raw, checksum)
+        row = (graph, seq, c.kind.value, draft.entity, c.payload_text, format_time(c.at))
         conn.execute(_INSERT_LEDGER, (*row, prev, checksum))
-        events.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
-    _move_head(conn, graph, head[0], seq, checksum)
+        events.append(Event(graph, seq, c.kind, draft.entity, c.payload, c.at, prev, checksum))
+        leaves.append(leaf_hash(c.raw))
+    _move_head(conn, graph, old, seq, checksum)
+    if tree is not None:
+        tree.extend(conn, graph, events, tree_head, leaves)
     if any(event.kind is EventKind.TOMBSTONED for event in events):
         return _read_back(conn, graph, events[0].seq)  # with the marks the tombstone set
     return events

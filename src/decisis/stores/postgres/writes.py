@@ -58,6 +58,7 @@ from decisis.errors import NotFound, StoreError
 from decisis.ledger import GENESIS, chain_checksum
 from decisis.model import Edge, EdgeType, Event, EventDraft, EventKind, Node, parse_time
 from decisis.model.ids import ID_ALPHABET, ID_LENGTH
+from decisis.proof import leaf_hash
 from decisis.stores.checks import check_head, check_head_agrees
 from decisis.stores.fold import GraphState, apply, canonical_draft
 from decisis.stores.merkle import SqlTree, paged
@@ -249,12 +250,16 @@ def append(
     check_head(graph, seq, after_seq)
     loaded = (dict(state.nodes), dict(state.edges))
     events: list[Event] = []
+    texts: list[str] = []
+    leaves: list[bytes] = []
     for draft in drafts:
         seq += 1
-        raw, kind, payload, at = canonical_draft(graph, seq, draft)
-        _fold(state, kind, payload, graph)
-        prev, checksum = checksum, chain_checksum(raw, checksum)
-        events.append(Event(graph, seq, kind, draft.entity, payload, at, prev, checksum))
+        c = canonical_draft(graph, seq, draft)
+        _fold(state, c.kind, c.payload, graph, draft.record)
+        prev, checksum = checksum, chain_checksum(c.raw, checksum)
+        events.append(Event(graph, seq, c.kind, draft.entity, c.payload, c.at, prev, checksum))
+        texts.append(c.payload_text)
+        leaves.append(leaf_hash(c.raw))
     events, marks = _marked(events)
     params = {
         "graph": graph,
@@ -262,14 +267,14 @@ def append(
         "checksum": checksum,
         "nodes": records_json(NODE_FIELDS, map(node_values, _changed(state.nodes, loaded[0]))),
         "edges": records_json(EDGE_FIELDS, map(edge_values, _changed(state.edges, loaded[1]))),
-        "ledger": records_json(_LEDGER_FIELDS, map(_ledger_row, events)),
+        "ledger": records_json(_LEDGER_FIELDS, map(_ledger_row, events, texts)),
         "marked": list(marks),
         "mark_ats": [at for at, _ in marks.values()],
         "mark_reasons": [reason for _, reason in marks.values()],
     }
     # With marks, the statement also updates ledger rows found by entity: planned each time.
     conn.execute(_WRITES[bool(marks)], params, prepare=False if marks else None)
-    TREE.extend(conn, graph, events, tree)  # queued too: no round trip of its own
+    TREE.extend(conn, graph, events, tree, leaves)  # queued too: no round trip of its own
     return events
 
 
@@ -359,10 +364,12 @@ def _read(conn: Conn, graph: str, named: _Named) -> tuple[int, str, GraphState, 
     return int(row[0]), str(row[1]), state, TREE.head_of(tree.fetchone())
 
 
-def _fold(state: GraphState, kind: EventKind, payload: dict[str, Any], graph: str) -> None:
+def _fold(
+    state: GraphState, kind: EventKind, payload: dict[str, Any], graph: str, record: object
+) -> None:
     """``fold.apply``, naming the graph in ``NotFound`` as this store's reads do."""
     try:
-        apply(state, kind, payload)
+        apply(state, kind, payload, record)
     except NotFound as exc:
         if exc.graph is not None:
             raise
@@ -395,12 +402,13 @@ def _marked(events: list[Event]) -> tuple[list[Event], dict[str, tuple[datetime,
     return marked, marks
 
 
-def _ledger_row(event: Event) -> tuple[Any, ...]:
+def _ledger_row(event: Event, payload_text: str) -> tuple[Any, ...]:
+    """The ledger row of ``event``, its payload as the one canonical text it was hashed as."""
     return (
         event.seq,
         event.kind.value,
         event.entity,
-        canonical_json(event.payload),
+        payload_text,
         event.at,
         event.prev_checksum,
         event.checksum,

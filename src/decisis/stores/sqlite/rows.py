@@ -103,18 +103,19 @@ def canonical_json(value: Any) -> str:
         raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON data") from None
 
 
-def _values(record: Node | Edge, fields: Sequence[str]) -> list[Any]:
-    data = record.to_dict()
+def _values(record: Node | Edge, fields: Sequence[str], data: dict[str, Any] | None) -> list[Any]:
+    data = dict(record.to_dict() if data is None else data)
     data["metadata"] = canonical_json(data["metadata"])
     return [data[name] for name in fields]
 
 
-def node_values(node: Node) -> list[Any]:
-    return _values(node, NODE_FIELDS)
+def node_values(node: Node, data: dict[str, Any] | None = None) -> list[Any]:
+    """The node's row values; ``data``: its JSON form when the caller has it already."""
+    return _values(node, NODE_FIELDS, data)
 
 
-def edge_values(edge: Edge) -> list[Any]:
-    return _values(edge, EDGE_FIELDS)
+def edge_values(edge: Edge, data: dict[str, Any] | None = None) -> list[Any]:
+    return _values(edge, EDGE_FIELDS, data)
 
 
 node_from_row = record_reader(Node, NODE_FIELDS, datetime.fromisoformat)

@@ -311,12 +311,9 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
         return self._transaction("BEGIN", work)
 
     def _append(self, graph: str, drafts: list[EventDraft], after_seq: int | None) -> list[Event]:
-        def work(conn: sqlite3.Connection) -> list[Event]:
-            events = writes.append(conn, graph, drafts, after_seq)
-            self._tree.extend(conn, graph, events)
-            return events
-
-        return self._transaction("BEGIN IMMEDIATE", work)
+        return self._transaction(
+            "BEGIN IMMEDIATE", lambda c: writes.append(c, graph, drafts, after_seq, self._tree)
+        )
 
     def _tree_write(self, graph: str, work: Callable[[sqlite3.Connection], T]) -> T:
         return self._transaction("BEGIN IMMEDIATE", work)

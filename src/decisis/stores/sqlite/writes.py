@@ -4,7 +4,7 @@ then chained onto the ledger.
 The caller opens a ``BEGIN IMMEDIATE`` transaction and rolls it back on any
 error, so a refused draft leaves nothing of its batch behind. What is SQLite's
 own: the three statements of its ``Dialect`` (``:name`` parameters, its JSON
-functions), the head moved by an upsert, and the events read back as stored.
+functions) and the head moved by an upsert.
 """
 
 from __future__ import annotations
@@ -13,16 +13,13 @@ import sqlite3
 from collections.abc import Sequence
 
 from decisis.ledger import chain_checksum
-from decisis.model import Event, EventDraft, format_time
-from decisis.stores.checks import (
-    HEAD_ENTRY_SQL,
-    check_head,
-    check_head_agrees,
-    head_entry_params,
-)
-from decisis.stores.dbapi_writes import Dialect, apply, read_head
+from decisis.model import Event, EventDraft, EventKind, format_time
+from decisis.proof import leaf_hash
+from decisis.stores.checks import check_head, check_head_agrees
+from decisis.stores.dbapi_writes import Dialect, apply, new_ids, read_head, read_heads
 from decisis.stores.fold import canonical_draft
-from decisis.stores.sqlite.rows import EVENT_COLUMNS, canonical_json, event_from_row
+from decisis.stores.merkle import SqlTree
+from decisis.stores.sqlite.rows import EVENT_COLUMNS, event_from_row
 
 __all__ = ["append", "read_head"]
 
@@ -52,6 +49,14 @@ _TRUST_RULE = """
       AND (confidence IS NULL OR confidence <> :confidence)
 """
 _DIALECT = Dialect[sqlite3.Connection](_ID_USED, _SUPERSEDES_REACH, _TRUST_RULE)
+_INSERT_LEDGER = (
+    "INSERT INTO ledger (graph, seq, kind, entity, payload, at, prev_checksum, checksum) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_MOVE_HEAD = (
+    "INSERT INTO heads (graph, seq, checksum) VALUES (?, ?, ?) "
+    "ON CONFLICT (graph) DO UPDATE SET seq = excluded.seq, checksum = excluded.checksum"
+)
 
 
 def append(
@@ -59,38 +64,38 @@ def append(
     graph: str,
     drafts: Sequence[EventDraft],
     after_seq: int | None = None,
+    tree: SqlTree | None = None,
 ) -> list[Event]:
-    """Check, apply and chain each draft; return the events as stored. Needs an open
-    transaction (``after_seq``: see ``Store.append``)."""
-    seq, checksum = read_head(conn, graph)
+    """Check, apply and chain each draft; return the events as stored, and extend ``tree``
+    with them. Needs an open transaction (``after_seq``: see ``Store.append``). The heads
+    are read in one statement; the events come from what was written (read back only when
+    a tombstone of the batch marked some of them)."""
+    seq, checksum, agreement, tree_head = read_heads(conn, graph, tree is not None)
     check_head(graph, seq, after_seq)
-    ledger = conn.execute(HEAD_ENTRY_SQL.format(p="?"), head_entry_params(graph, seq))
-    check_head_agrees(graph, (seq, checksum), ledger.fetchone())
-    first = seq + 1
+    check_head_agrees(graph, (seq, checksum), agreement)
+    ids = new_ids(conn, graph, drafts)
+    events: list[Event] = []
+    leaves: list[bytes] = []
     for draft in drafts:
         seq += 1
-        raw, kind, payload, at = canonical_draft(graph, seq, draft)
-        apply(conn, _DIALECT, graph, kind, payload, draft.entity)
-        prev, checksum = checksum, chain_checksum(raw, checksum)
+        c = canonical_draft(graph, seq, draft)
+        apply(conn, _DIALECT, graph, c.kind, c.payload, draft.entity, draft.record, ids)
+        prev, checksum = checksum, chain_checksum(c.raw, checksum)
+        at = format_time(c.at)
         conn.execute(
-            "INSERT INTO ledger (graph, seq, kind, entity, payload, at, prev_checksum, checksum) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                graph,
-                seq,
-                kind,
-                draft.entity,
-                canonical_json(payload),
-                format_time(at),
-                prev,
-                checksum,
-            ),
+            _INSERT_LEDGER, (graph, seq, c.kind, draft.entity, c.payload_text, at, prev, checksum)
         )
-    conn.execute(
-        "INSERT INTO heads (graph, seq, checksum) VALUES (?, ?, ?) "
-        "ON CONFLICT (graph) DO UPDATE SET seq = excluded.seq, checksum = excluded.checksum",
-        (graph, seq, checksum),
-    )
+        events.append(Event(graph, seq, c.kind, draft.entity, c.payload, c.at, prev, checksum))
+        leaves.append(leaf_hash(c.raw))
+    conn.execute(_MOVE_HEAD, (graph, seq, checksum))
+    if tree is not None:
+        tree.extend(conn, graph, events, tree_head, leaves)
+    if any(event.kind is EventKind.TOMBSTONED for event in events):
+        return _read_back(conn, graph, events[0].seq)  # with the marks the tombstone set
+    return events
+
+
+def _read_back(conn: sqlite3.Connection, graph: str, first: int) -> list[Event]:
     rows = conn.execute(
         f"SELECT {EVENT_COLUMNS} FROM ledger WHERE graph = ? AND seq >= ? ORDER BY seq",
         (graph, first),
