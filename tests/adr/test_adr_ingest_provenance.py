@@ -97,6 +97,29 @@ def test_records_in_a_git_tree_name_their_blob_and_commit(
     assert graph.verify().ok
 
 
+def test_a_git_hooks_environment_does_not_point_ingest_at_another_repository(
+    graph: decisis.Graph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hook sets GIT_DIR to the repository running it; the records' own one still answers."""
+    other = tmp_path / "other"
+    other.mkdir()
+    _git(other, "init", "-q")
+    repo = tmp_path / "repo"
+    folder = repo / "adr"
+    folder.mkdir(parents=True)
+    _git(repo, "init", "-q")
+    path = _write(folder, 1, "Use Postgres", "We will use Postgres.")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "records")
+    head = _git(repo, "rev-parse", "HEAD")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
+    ingest(graph, folder)
+    [entry] = graph.provenance(record_nodes(graph)["adr:001"].id)
+    assert entry.source_commit == head
+    assert entry.source_blob is not None and entry.source == str(path)
+
+
 def test_records_outside_a_git_tree_have_no_git_ids(graph: decisis.Graph, tmp_path: Path) -> None:
     folder = tmp_path / "plain"
     folder.mkdir()

@@ -18,6 +18,7 @@ __all__ = [
     "GIT_TIMEOUT",
     "commit_time",
     "first_added",
+    "git_output",
     "hooks_file",
     "resolve_commit",
     "tracked_paths",
@@ -27,26 +28,26 @@ __all__ = [
 GIT_TIMEOUT = 10.0  # seconds for one git call: a lookup, never a long job
 
 
-def _git(cwd: Path, *args: str) -> str | None:
-    """The output of ``git ARGS`` run in ``cwd``, or ``None`` when git fails or is missing."""
+def git_output(cwd: Path, *args: str) -> str | None:
+    """The output of ``git ARGS`` run in ``cwd``, or ``None`` when git fails, is missing or
+    takes longer than ``GIT_TIMEOUT``: the one way decisis asks git a question.
+
+    Output is read as UTF-8 with undecodable bytes kept as surrogates (a path git lists with
+    ``-z`` is raw bytes). What a git hook's environment sets (``GIT_DIR``,
+    ``GIT_INDEX_FILE``…) would point the call at the repository running the hook, so only
+    the dates and identity that callers set on purpose pass; the call takes no optional
+    locks, never prompts and answers in the C locale."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in _KEEP}
+    env |= {"GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
     try:
         done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=GIT_TIMEOUT,
-            env=env,
-            check=False,
+            ["git", *args], cwd=cwd, capture_output=True, timeout=GIT_TIMEOUT, env=env, check=False
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout if done.returncode == 0 else None
+    return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
 
 
-# What a git hook's environment sets (GIT_DIR, GIT_INDEX_FILE…) points the calls at the
-# repository running the hook; only the dates and identity that callers set on purpose pass.
 _KEEP = frozenset({"GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "GIT_CONFIG_NOSYSTEM"})
 
 
@@ -69,7 +70,7 @@ def work_tree_root(start: Path) -> Path | None:
 def tracked_paths(root: Path) -> tuple[frozenset[str], frozenset[str]]:
     """The files git tracks under ``root``, and every folder that holds one (both relative
     to ``root``, ``/`` between parts); empty sets when git cannot say."""
-    out = _git(root, "ls-files", "-z", "--full-name")
+    out = git_output(root, "ls-files", "-z", "--full-name")
     if out is None:
         return frozenset(), frozenset()
     files = frozenset(name for name in out.split("\0") if name)
@@ -96,7 +97,9 @@ def resolve_commit(cwd: Path, ref: str = "HEAD") -> str:
         raise InvalidInput(
             "commit", f"{ref!r} is not a commit name", "a commit id, HEAD or a branch"
         )
-    out = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{text}^{{commit}}")
+    out = git_output(
+        root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{text}^{{commit}}"
+    )
     if not out or not out.strip():
         raise InvalidInput(
             "commit", f"{text!r} is not a commit of {root}", "a commit id, HEAD or a branch there"
@@ -106,7 +109,7 @@ def resolve_commit(cwd: Path, ref: str = "HEAD") -> str:
 
 def commit_time(root: Path, ref: str) -> dt.datetime | None:
     """When ``ref`` was committed (committer date), or ``None`` if it names no commit."""
-    out = _git(root, "log", "-1", "--format=%cI", "--end-of-options", ref, "--")
+    out = git_output(root, "log", "-1", "--format=%cI", "--end-of-options", ref, "--")
     return dt.datetime.fromisoformat(out.strip()) if out and out.strip() else None
 
 
@@ -116,7 +119,7 @@ def first_added(file: Path) -> dt.datetime | None:
     root = work_tree_root(file)
     if root is None:
         return None
-    out = _git(
+    out = git_output(
         root, "log", "--diff-filter=A", "--follow", "--format=%aI", "--", str(file.resolve())
     )
     lines = [line for line in (out or "").splitlines() if line.strip()]
@@ -126,7 +129,7 @@ def first_added(file: Path) -> dt.datetime | None:
 def hooks_file(root: Path, name: str) -> Path | None:
     """Where git runs the hook ``name`` for the work tree at ``root`` (``core.hooksPath`` and
     linked work trees honoured), or ``None`` when git cannot say."""
-    out = _git(root, "rev-parse", "--git-path", f"hooks/{name}")
+    out = git_output(root, "rev-parse", "--git-path", f"hooks/{name}")
     if not out or not out.strip():
         return None
     path = Path(out.strip())

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from decisis.adr.read.records import AdrRecord
+from decisis.files.git import git_output
 
-__all__ = ["GIT_TIMEOUT", "Source", "git_blob_id", "record_sources"]
-
-GIT_TIMEOUT = 10.0  # seconds a git call may take before the record goes without git ids
+__all__ = ["Source", "git_blob_id", "record_sources"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,22 +44,6 @@ def git_blob_id(data: bytes, algorithm: str = "sha1") -> str:
     return digest.hexdigest()
 
 
-def _git(cwd: Path, *args: str) -> str | None:
-    """git's output, or ``None`` when it fails, is missing or takes too long."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(cwd), *args],
-            capture_output=True,
-            timeout=GIT_TIMEOUT,
-            check=False,
-            env=env,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
-
-
 @dataclass
 class _Repository:
     """One work tree: its root, the commit checked out, and the blob ids ``HEAD`` holds."""
@@ -72,17 +54,17 @@ class _Repository:
 
 
 def _top_level(folder: Path) -> Path | None:
-    out = _git(folder, "rev-parse", "--show-toplevel")
+    out = git_output(folder, "rev-parse", "--show-toplevel")
     return Path(os.path.realpath(out.strip())) if out and out.strip() else None
 
 
 def _repository(root: Path, folders: Iterable[Path]) -> _Repository:
-    head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    head = git_output(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     commit = head.strip() if head else None
     blobs: dict[str, str] = {}
     if commit:
         paths = sorted({os.path.relpath(f, root) for f in folders})
-        listing = _git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *paths)
+        listing = git_output(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *paths)
         for entry in (listing or "").split("\0"):
             meta, _, name = entry.partition("\t")
             parts = meta.split()
