@@ -18,6 +18,10 @@ __all__ = ["main"]
 
 def main() -> None:
     """Run the ``decisis`` command (the console-script entry point)."""
-    from decisis.cli.app import app
+    import sys
 
-    app(prog_name="decisis")
+    from decisis.cli.app import app
+    from decisis.cli.prune import only_needed
+
+    with only_needed(app, sys.argv[1:]):
+        app(prog_name="decisis")
