@@ -50,3 +50,26 @@ def test_every_command_is_documented() -> None:
     text = DOCS.read_text(encoding="utf-8")
     for name, _, _ in command_tree()[2]:
         assert f"### decisis {name}\n" in text
+
+
+def test_extras_named_in_help_keep_their_brackets_on_the_terminal() -> None:
+    """Rich reads ``[proofs]`` as a style tag and drops it, so ``pip install 'decisis[proofs]'``
+    printed as ``'decisis'``: every extra the reference names shows on the terminal too."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from decisis.cli.app import app
+
+    runner = CliRunner()
+    checked = 0
+    for name, command, _ in command_tree()[2]:
+        texts = [command.help or "", *(getattr(p, "help", None) or "" for p in command.params)]
+        extras = set(re.findall(r"decisis\\?\[(\w+)\]", " ".join(texts)))
+        if not extras:
+            continue
+        shown = runner.invoke(app, [*name.split(), "--help"], env={"COLUMNS": "250"}).output
+        for extra in extras:
+            assert f"decisis[{extra}]" in shown, (name, extra)
+            checked += 1
+    assert checked >= 4  # key new, checkpoint, export, serve at least

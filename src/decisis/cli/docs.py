@@ -109,7 +109,7 @@ def _param_line(param: Any) -> str:
     if param.envvar:
         notes.append(f"env: `{param.envvar}`")
     extra = f" ({'; '.join(notes)})" if notes else ""
-    return f"- {head}{extra}: {param.help or ''}".rstrip()
+    return f"- {head}{extra}: {_unescaped(param.help or '')}".rstrip()
 
 
 def _params(command: Any) -> Iterator[str]:

@@ -100,7 +100,7 @@ def export(
             "--format",
             "-f",
             help="json (the whole ledger, re-importable), dot, mermaid, or W3C PROV-O as "
-            "prov-turtle or prov-jsonld (needs decisis[prov]).",
+            "prov-turtle or prov-jsonld (needs decisis\\[prov]).",
         ),
     ] = "json",
     output: Annotated[

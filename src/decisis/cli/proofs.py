@@ -29,7 +29,7 @@ def key_new(
 ) -> None:
     """Write a new Ed25519 signing key to PATH (mode 0600) and its public half to PATH.pub.
 
-    Never overwrites a file. Needs the proofs extra: pip install 'decisis[proofs]'.
+    Never overwrites a file. Needs the proofs extra: pip install 'decisis\\[proofs]'.
     """
     from decisis.graph import new_key
 
@@ -76,7 +76,7 @@ def checkpoint(
     in the store and print it as JSON (and write it to --out; with --git, commit it on
     refs/decisis/checkpoints of the git repository the store sits in).
 
-    Needs the proofs extra: pip install 'decisis[proofs]'.
+    Needs the proofs extra: pip install 'decisis\\[proofs]'.
     """
     document = get_state(ctx).graph.checkpoint(key, git=git)
     typer.echo(_write(document, out), nl=False)
