@@ -201,3 +201,47 @@ def test_a_store_that_cannot_open_serves_disabled_tools(tmp_path: Path) -> None:
 
     anyio.run(main)
     assert "disabled" in (tmp_path / "stdio.log").read_text()
+
+
+_HELLO = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+_STREAMS = {"Accept": "application/json, text/event-stream"}
+
+
+def test_http_answers_only_the_host_names_it_is_given(store: str, tmp_path: Path) -> None:
+    """DNS rebinding: a page on another site that points its own name at this machine still
+    names it in ``Host``; ``--allow-host`` adds a name, as for ``decisis serve``."""
+    args = ["--store", store, "mcp", "--http", "--allow-host", "decisions.internal"]
+    with running(args, tmp_path / "server.log") as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        refused = httpx.post(url, json=_HELLO, headers=_STREAMS | {"Host": "evil.example"})
+        assert refused.status_code == 421
+        body = refused.json()["error"]
+        assert body["field"] == "host" and "--allow-host evil.example" in body["allowed"]
+        named = {"Host": f"decisions.internal:{port}"}
+        assert httpx.post(url, json=_HELLO, headers=_STREAMS | named).status_code == 200
+        assert httpx.post(url, json=_HELLO, headers=_STREAMS).status_code == 200  # 127.0.0.1
+        forged = _STREAMS | {"Origin": "http://evil.example"}
+        assert httpx.post(url, json=_HELLO, headers=forged).status_code == 403
+
+
+def test_a_bad_allow_host_name_is_refused_before_serving(store: str, tmp_path: Path) -> None:
+    import subprocess
+
+    command = ["--store", store, "mcp", "--http", "--allow-host", "bad name/"]
+    result = subprocess.run(
+        [sys.executable, "-m", "decisis", *command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and "bad name/" in result.stderr

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from decisis.graph import Graph
 
 __all__ = [
+    "AllowHostOpt",
     "DepthOpt",
     "EdgeTypesOpt",
     "IdArg",
@@ -51,6 +52,17 @@ TokenOpt = Annotated[
         help="A secret every HTTP request must carry (Authorization: Bearer). Needed to bind "
         "an address other machines can reach. Prefer the variable: others can read a "
         "command line.",
+    ),
+]
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        metavar="NAME",
+        help="Also answer requests naming this host (the Host header), at any port; "
+        "repeat for more. 127.0.0.1, localhost and [::1] always are, and the --host "
+        "address when a token guards it; any other name is refused, so that a page on "
+        "another site cannot point its own name at this server (DNS rebinding).",
     ),
 ]
 EdgeTypesOpt = Annotated[

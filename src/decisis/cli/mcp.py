@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from decisis.cli.common import TokenOpt
+from decisis.cli.common import AllowHostOpt, TokenOpt
 from decisis.cli.state import get_state
 from decisis.errors import StoreError
 
@@ -31,17 +31,19 @@ def mcp(
         str | None, typer.Option("--agent", help="Name recorded as the author of writes.")
     ] = None,
     token: TokenOpt = None,
+    allow_host: AllowHostOpt = None,
 ) -> None:
     """Run an MCP server with the decision tools and the context summary.
 
     Add it to Claude Code with: claude mcp add decisis -- decisis mcp
     """
     from decisis.agent.config import AgentConfig, AgentMemory
-    from decisis.binding import check_bind
+    from decisis.binding import allowed_hosts, check_bind
     from decisis.mcp_server.server import run
 
     if http:  # before the store is opened: nothing to undo
         token = check_bind(host, token)
+        allowed_hosts(host, token, allow_host or ())  # a bad name is refused here too
     state = get_state(ctx)
     try:
         url = state.store_url()
@@ -56,7 +58,7 @@ def mcp(
                 f"warning: decisis tools are disabled: {memory.tools.disabled_reason}", err=True
             )
     try:
-        run(memory, http=http, host=host, port=port, token=token)
+        run(memory, http=http, host=host, port=port, token=token, allow_hosts=allow_host or ())
     finally:
         memory.close()
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from decisis.cli.common import TokenOpt
+from decisis.cli.common import AllowHostOpt, TokenOpt
 from decisis.cli.state import get_state
 
 __all__ = ["register", "serve"]
@@ -20,17 +20,7 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
     token: TokenOpt = None,
-    allow_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-host",
-            metavar="NAME",
-            help="Also answer requests naming this host (the Host header), at any port; "
-            "repeat for more. 127.0.0.1, localhost and [::1] always are, and the --host "
-            "address when a token guards it; any other name is refused, so that a page on "
-            "another site cannot point its own name at this server (DNS rebinding).",
-        ),
-    ] = None,
+    allow_host: AllowHostOpt = None,
 ) -> None:
     """Serve the web pages and the JSON API (OpenAPI at /docs) until stopped.
 

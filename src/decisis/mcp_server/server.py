@@ -1,5 +1,6 @@
 """The MCP server: the decision tools and the context summary over stdio or streamable HTTP
-(which serves this machine only, unless a token guards it: ``decisis.binding``).
+(which serves this machine only, unless a token guards it, and answers only the host names it
+is given, as the web app does: ``decisis.binding``).
 
 Built on the official SDK's ``MCPServer``. Tools are listed from the same specs the
 OpenAI and Anthropic adapters use (one schema source, pydantic), and every call goes
@@ -14,16 +15,18 @@ The package is ``decisis.mcp_server`` so that it never shadows the SDK's ``mcp``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from decisis.agent.config import AgentMemory
 from decisis.agent.tools import ToolResult, tool_guide
-from decisis.binding import BearerOnly, check_bind
+from decisis.binding import BearerOnly, Guard, Hosts, allowed_hosts, check_bind
 from decisis.errors import MissingExtra
 
 try:
     import anyio.to_thread
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.transport_security import TransportSecuritySettings
     from mcp_types import CallToolResult, TextContent
     from mcp_types import Tool as MCPTool
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -85,11 +88,23 @@ def build_server(memory: AgentMemory) -> DecisisMCP:
     return DecisisMCP(memory)
 
 
-def http_app(server: DecisisMCP, *, host: str = "127.0.0.1", token: str | None = None) -> Any:
-    """The streamable-HTTP ASGI app of ``server`` (at ``/mcp``); with ``token``, only requests
-    that carry it as ``Authorization: Bearer`` reach it (``decisis.binding.BearerOnly``)."""
-    app = server.streamable_http_app(host=host)
-    return app if token is None else BearerOnly(app, token)
+def http_app(
+    server: DecisisMCP,
+    *,
+    host: str = "127.0.0.1",
+    token: str | None = None,
+    allow_hosts: Iterable[str] = (),
+) -> Any:
+    """The streamable-HTTP ASGI app of ``server`` (at ``/mcp``), behind the web app's
+    ``Guard``: it answers requests naming the loopback names, ``allow_hosts`` and, with a
+    token, the address bound (``decisis.binding.allowed_hosts``; the SDK's own check, which
+    knows the loopback names only, is off). With ``token``, only requests that carry it as
+    ``Authorization: Bearer`` reach the tools (``decisis.binding.BearerOnly``)."""
+    own_check_off = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    app: Any = server.streamable_http_app(host=host, transport_security=own_check_off)
+    if token is not None:
+        app = BearerOnly(app, token)
+    return Guard(app, Hosts.of(allowed_hosts(host, token, allow_hosts)), token=token)
 
 
 def run(
@@ -99,6 +114,7 @@ def run(
     host: str = "127.0.0.1",
     port: int = 8000,
     token: str | None = None,
+    allow_hosts: Iterable[str] = (),
 ) -> None:
     """Serve until stopped: stdio by default, else streamable HTTP at ``http://host:port/mcp``,
     on a loopback address only unless ``token`` is given, which every request must then carry.
@@ -117,4 +133,5 @@ def run(
 
     server = build_server(memory)
     level = server.settings.log_level.lower()
-    uvicorn.run(http_app(server, host=host, token=token), host=host, port=port, log_level=level)
+    app = http_app(server, host=host, token=token, allow_hosts=allow_hosts)
+    uvicorn.run(app, host=host, port=port, log_level=level)
