@@ -141,8 +141,16 @@ def test_a_decided_subject_is_not_left_open(write: WriteFn, team: Path) -> None:
             "replace Jenkins agents either.",
             "Jenkins will be replaced by hosted runners.",
         ),
+        (  # "X docs no longer recommend Y": the docs act, X is not what gives way ...
+            "We noticed the Jenkins docs no longer recommend the old plugins.",
+            "The reasons for running Jenkins are no longer relevant.",  # ... after a verb it is
+        ),
+        (  # ... nor a word before the noun that acts; the noun itself gives way
+            "Our Jenkins plugin team no longer reviews build scripts.",
+            "Jenkins no longer fits our needs.",
+        ),
     ],
-    ids=["only-weighs", "too-far", "rather-than", "denied"],
+    ids=["only-weighs", "too-far", "rather-than", "denied", "docs-act", "noun-acts"],
 )
 def test_names_replaced_reads_sentences_that_replace_what_they_name(
     write: WriteFn, team: Path, passed_over: str, named: str

@@ -80,12 +80,60 @@ def _near_drop_words(sentence: str) -> set[str]:
         # Lambda functions" names services, not Lambda
         left = max((b for b in breaks if b < start), default=-1)
         right = min((b for b in breaks if b >= end), default=len(sentence))
-        low = max(0, first - NAMED_WITHIN - 1) if before else first
+        # "React docs no longer recommend …": of the words before "no longer" after a noun,
+        # only that noun, the one that stops doing something, may be what gives way
+        reach = 1 if _acts_before(sentence, start) else NAMED_WITHIN + 1
+        low = max(0, first - reach) if before else first
         high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
         for a, b in spans[low:high]:
             if a > left and b <= right:
                 near.update(terms(sentence[a:b]))
     return near
+
+
+def _acts_before(sentence: str, start: int) -> bool:
+    """Whether the replacement word at ``start`` is "no longer" right after the noun that
+    acts rather than after a verb ("React docs no longer recommend the use of CRA": the
+    docs stop recommending, React gives way to nothing; "Jenkins no longer fits": Jenkins
+    itself; "protobufs in the application are no longer relevant": the words before the
+    verb may name what gives way)."""
+    if not _NO_LONGER.match(sentence, start):
+        return False
+    before = _LAST_WORD.search(sentence, 0, start)
+    return before is not None and before.group(1).lower() not in _VERB_BEFORE
+
+
+# Auxiliaries and forms of "be" and "have" that "no longer" follows when what gives way is
+# before it; any other word before it is the subject that acts ("docs no longer recommend").
+_VERB_BEFORE = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+    ]
+)
+_NO_LONGER = re.compile(r"no\s+longer\b", re.IGNORECASE)
+_LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
 
 
 _NEW_BEFORE = re.compile(r"\bas\s+(?:its|their|the|a|an|our)\s+replacement", re.IGNORECASE)
