@@ -369,3 +369,34 @@ def test_a_denied_replacement_proposes_nothing(write: WriteFn, team: Path, sente
     write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
     proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
     assert proposals == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (  # the cited decision leaves a problem, and this record takes that part over
+            "[ADR 1](001-network.md) splits the subnets, but this still leaves the noisy "
+            "neighbour problem. We give each team its own range.",
+            [("team:001", "team:002", True)],
+        ),
+        (  # the new record is what leaves it unsolved: nothing of ADR 1 is taken over
+            "Shared ranges are an inherited limitation of [ADR 1](001-network.md) that this "
+            "change does not resolve.",
+            [],
+        ),
+        (  # another aspect of the same subject: ADR 1 left it out, this decides it
+            "[ADR 1](001-network.md) does not cover the address ranges. We give each team "
+            "its own range.",
+            [],
+        ),
+    ],
+    ids=["still-leaves", "new-does-not-resolve", "not-covered"],
+)
+def test_a_record_citing_one_that_falls_short_replaces_that_part(
+    write: WriteFn, team: Path, sentence: str, expected: list[tuple[str, str, bool]]
+) -> None:
+    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", _record(2, "Team ranges", "2020-01-01", sentence))
+    proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
+    assert [(p.old, p.new, p.partial) for p in proposals] == expected
+    assert all(p.rule == "cites-replaced" for p in proposals)
