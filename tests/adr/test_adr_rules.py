@@ -400,3 +400,23 @@ def test_a_record_citing_one_that_falls_short_replaces_that_part(
     proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
     assert [(p.old, p.new, p.partial) for p in proposals] == expected
     assert all(p.rule == "cites-replaced" for p in proposals)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [  # a part of what the older record decided moves away: the rest of it still stands
+        ("The Jenkins jobs will be split out into their own repository.", [True]),
+        ("We split out the Jenkins jobs into a repository of their own.", [True]),
+        ("The build jobs will be split out into Jenkins.", []),  # where a part goes
+        ("Jenkins will be replaced by hosted runners.", [False]),  # the whole gives way
+    ],
+    ids=["split-out-before", "split-out-after", "split-out-into", "whole"],
+)
+def test_what_is_split_out_is_replaced_in_part(
+    write: WriteFn, team: Path, sentence: str, expected: list[bool]
+) -> None:
+    _jenkins_and_notes(write, notes=30)
+    write("022-job-repository.md", _record(22, "Job repository", "2021-01-01", sentence))
+    found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
+    assert [(p.old, p.new) for p in found] == [("team:020", "team:022")] * len(expected)
+    assert [p.partial for p in found] == expected
