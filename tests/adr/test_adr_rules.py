@@ -141,8 +141,16 @@ def test_a_decided_subject_is_not_left_open(write: WriteFn, team: Path) -> None:
             "replace Jenkins agents either.",
             "Jenkins will be replaced by hosted runners.",
         ),
+        (  # "X docs no longer recommend Y": the docs act, X is not what gives way ...
+            "We noticed the Jenkins docs no longer recommend the old plugins.",
+            "The reasons for running Jenkins are no longer relevant.",  # ... after a verb it is
+        ),
+        (  # ... nor a word before the noun that acts; the noun itself gives way
+            "Our Jenkins plugin team no longer reviews build scripts.",
+            "Jenkins no longer fits our needs.",
+        ),
     ],
-    ids=["only-weighs", "too-far", "rather-than", "denied"],
+    ids=["only-weighs", "too-far", "rather-than", "denied", "docs-act", "noun-acts"],
 )
 def test_names_replaced_reads_sentences_that_replace_what_they_name(
     write: WriteFn, team: Path, passed_over: str, named: str
@@ -361,3 +369,54 @@ def test_a_denied_replacement_proposes_nothing(write: WriteFn, team: Path, sente
     write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
     proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
     assert proposals == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (  # the cited decision leaves a problem, and this record takes that part over
+            "[ADR 1](001-network.md) splits the subnets, but this still leaves the noisy "
+            "neighbour problem. We give each team its own range.",
+            [("team:001", "team:002", True)],
+        ),
+        (  # the new record is what leaves it unsolved: nothing of ADR 1 is taken over
+            "Shared ranges are an inherited limitation of [ADR 1](001-network.md) that this "
+            "change does not resolve.",
+            [],
+        ),
+        (  # another aspect of the same subject: ADR 1 left it out, this decides it
+            "[ADR 1](001-network.md) does not cover the address ranges. We give each team "
+            "its own range.",
+            [],
+        ),
+    ],
+    ids=["still-leaves", "new-does-not-resolve", "not-covered"],
+)
+def test_a_record_citing_one_that_falls_short_replaces_that_part(
+    write: WriteFn, team: Path, sentence: str, expected: list[tuple[str, str, bool]]
+) -> None:
+    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", _record(2, "Team ranges", "2020-01-01", sentence))
+    proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
+    assert [(p.old, p.new, p.partial) for p in proposals] == expected
+    assert all(p.rule == "cites-replaced" for p in proposals)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [  # a part of what the older record decided moves away: the rest of it still stands
+        ("The Jenkins jobs will be split out into their own repository.", [True]),
+        ("We split out the Jenkins jobs into a repository of their own.", [True]),
+        ("The build jobs will be split out into Jenkins.", []),  # where a part goes
+        ("Jenkins will be replaced by hosted runners.", [False]),  # the whole gives way
+    ],
+    ids=["split-out-before", "split-out-after", "split-out-into", "whole"],
+)
+def test_what_is_split_out_is_replaced_in_part(
+    write: WriteFn, team: Path, sentence: str, expected: list[bool]
+) -> None:
+    _jenkins_and_notes(write, notes=30)
+    write("022-job-repository.md", _record(22, "Job repository", "2021-01-01", sentence))
+    found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
+    assert [(p.old, p.new) for p in found] == [("team:020", "team:022")] * len(expected)
+    assert [p.partial for p in found] == expected

@@ -66,6 +66,31 @@ def test_believed_links_come_from_the_graph(tmp_path: Path) -> None:
     assert believed_links(graph, threshold=1.01) == []
 
 
+@pytest.mark.parametrize(
+    ("second_status", "joined"),
+    [("Superseded by [3](0003-use-z.md)", True), ("Amended by [3](0003-use-z.md)", False)],
+    ids=["full-chain", "partial-breaks-it"],
+)
+def test_a_chain_of_full_replacements_joins_its_ends(
+    tmp_path: Path, second_status: str, joined: bool
+) -> None:
+    team = tmp_path / "team"
+    team.mkdir()
+    statuses = ["Superseded by [2](0002-use-y.md)", second_status, "Accepted"]
+    for n, (title, status) in enumerate(zip(("Use X", "Use Y", "Use Z"), statuses, strict=True), 1):
+        (team / f"000{n}-{title.lower().replace(' ', '-')}.md").write_text(
+            RECORD.format(n=n, title=title, status=status, text=f"We use {title[-1]}.")
+        )
+    graph = decisis.open("memory://")
+    ingest(graph, team)
+    found = {(b.old, b.new): b for b in believed_links(graph)}
+    assert ("team:0002", "team:0003") in found
+    assert (("team:0001", "team:0003") in found) is joined
+    if joined:
+        assert found[("team:0001", "team:0003")].via == "team:0002"
+        assert found[("team:0001", "team:0003")].belief == 1.0
+
+
 def test_bad_truth_files_are_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="not a list of records"):
         load_truth([_truth(tmp_path, {"key": "a"})])  # type: ignore[arg-type]

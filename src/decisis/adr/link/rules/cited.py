@@ -39,6 +39,24 @@ _IN_PART = re.compile(
 )
 
 
+# "Decision 036 reduces the blast radius …, but this still leaves the noisy neighbour
+# problem": the cited decision, what "this" stands for, falls short, and the record citing it
+# changes that part. Not "a limitation of ADR-026 that this integration does not resolve"
+# (the new record is what does not solve it), nor "ADR 12 does not cover metrics" (a record
+# leaving X out is not replaced by the one deciding X: another aspect of the same subject).
+_FALLS_SHORT = re.compile(
+    r"\b(?:but|yet|however),?\s+(?:this|it|that)\s+(?:still\s+)?leaves\b", re.IGNORECASE
+)
+
+
+def _falls_short(link: Link) -> bool:
+    """Whether a link's sentence says the cited record, named before the words, leaves a
+    problem unsolved (``_FALLS_SHORT``): a later record citing it so takes over that part."""
+    at = _reference_at(link.context, link)
+    found = _FALLS_SHORT.search(link.context)
+    return at is not None and found is not None and at < found.start()
+
+
 VERB_WITHIN = 8  # words between a replacement word and the reference it is about, at most
 
 
@@ -136,11 +154,12 @@ def cites_replaced(ctx: RuleContext) -> Iterator[Proposal]:
             other = ctx.by_key.get(target)
             if link.stated:
                 continue  # stated-in-text proposes it, as stated
+            short = link.role is None and _falls_short(link)
             backward = link.role == "predecessor" or (
                 link.role is None and bool(_CITE_VERBS & set(_verbs_near(link)))
             )  # a "destination" ("the migration to EKS") was adopted, not replaced
-            if other is not None and backward and ctx.later(other, record):
-                partial = bool(_IN_PART.search(link.context))
+            if other is not None and (backward or short) and ctx.later(other, record):
+                partial = bool(_IN_PART.search(link.context)) or (short and not backward)
                 yield Proposal(
                     target, record.key, "cites-replaced", LinkState.CANDIDATE, link.context, partial
                 )

@@ -48,19 +48,21 @@ def _same_word(a: str, b: str) -> bool:
     )
 
 
-def _near_drop_words(sentence: str) -> set[str]:
+def _near_drop_words(sentence: str) -> tuple[set[str], set[str]]:
     """The terms of the words at most ``NAMED_WITHIN`` words from a word saying something
     gives way ("decommission our Concourse pipelines", "ElasticSearch due for retirement"):
     what the sentence says is replaced, not what it mentions further off ("by introducing
-    Lambda, we ... treat the infrastructure as standard and replaceable")."""
+    Lambda, we ... treat the infrastructure as standard and replaceable"), and of those the
+    ones near a word saying the whole gives way, not only a part of it (``PART_LEAVES``)."""
     drops = [(m.start(), m.end()) for m in DROP_WORDS.finditer(sentence)]
     if not drops:
-        return set()
+        return set(), set()
     spans = [(m.start(), m.end()) for m in _SENTENCE_WORD.finditer(sentence)]
     starts, ends = [a for a, _ in spans], [b for _, b in spans]
     takes_over = [m.span() for m in _NEW_BEFORE.finditer(sentence)]
     breaks = [m.start() for m in _CLAUSE_BREAK.finditer(sentence)]
     near: set[str] = set()
+    whole: set[str] = set()
     for start, end in drops:
         first = bisect.bisect_right(ends, start)  # the word the replacement word begins in
         last = max(first, bisect.bisect_left(starts, end) - 1)  # ... and the one it ends in
@@ -80,17 +82,76 @@ def _near_drop_words(sentence: str) -> set[str]:
         # Lambda functions" names services, not Lambda
         left = max((b for b in breaks if b < start), default=-1)
         right = min((b for b in breaks if b >= end), default=len(sentence))
-        low = max(0, first - NAMED_WITHIN - 1) if before else first
+        # "React docs no longer recommend …": of the words before "no longer" after a noun,
+        # only that noun, the one that stops doing something, may be what gives way
+        reach = 1 if _acts_before(sentence, start) else NAMED_WITHIN + 1
+        low = max(0, first - reach) if before else first
         high = min(len(spans), last + NAMED_WITHIN + 2) if after else last + 1
+        part = bool(PART_LEAVES.match(sentence, start))
         for a, b in spans[low:high]:
             if a > left and b <= right:
-                near.update(terms(sentence[a:b]))
-    return near
+                found = terms(sentence[a:b])
+                near.update(found)
+                if not part:
+                    whole.update(found)
+    return near, whole
+
+
+def _acts_before(sentence: str, start: int) -> bool:
+    """Whether the replacement word at ``start`` is "no longer" right after the noun that
+    acts rather than after a verb ("React docs no longer recommend the use of CRA": the
+    docs stop recommending, React gives way to nothing; "Jenkins no longer fits": Jenkins
+    itself; "protobufs in the application are no longer relevant": the words before the
+    verb may name what gives way)."""
+    if not _NO_LONGER.match(sentence, start):
+        return False
+    before = _LAST_WORD.search(sentence, 0, start)
+    return before is not None and before.group(1).lower() not in _VERB_BEFORE
+
+
+# Auxiliaries and forms of "be" and "have" that "no longer" follows when what gives way is
+# before it; any other word before it is the subject that acts ("docs no longer recommend").
+_VERB_BEFORE = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+    ]
+)
+_NO_LONGER = re.compile(r"no\s+longer\b", re.IGNORECASE)
+_LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
+
+
+# "The terraform/data directory will be split out into its own repository": a part of what
+# the older record decided moves away, the rest of it stands (a partial link), and what
+# follows "into" is where it goes.
+PART_LEAVES = re.compile(r"split\s+out\b", re.IGNORECASE)
 
 
 _NEW_BEFORE = re.compile(r"\bas\s+(?:its|their|the|a|an|our)\s+replacement", re.IGNORECASE)
 _NEW_AFTER = re.compile(
-    r"(?:replac|migrat|mov|switch)\w*\s+(?:(?:by|with|to|over\s+to|on\s+to)\b)", re.IGNORECASE
+    r"(?:(?:replac|migrat|mov|switch)\w*\s+(?:by|with|to|over\s+to|on\s+to)|split\s+out\s+into)\b",
+    re.IGNORECASE,
 )
 _OLD_AFTER = re.compile(r"(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
 _MIGRATION_NOUN = re.compile(r"migrations?\b", re.IGNORECASE)
@@ -116,7 +177,7 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
         phrases = {key: [p for p in found if " " in p] for key, found in subjects.items()}
         reads_pairs = any(phrases.values())  # two-word subjects are rare: pairs only for them
         for sentence in _SENTENCE.split(record.body):
-            near = _near_drop_words(sentence)  # empty without a replacement word
+            near, whole = _near_drop_words(sentence)  # empty without a replacement word
             if not near or _HEDGE.search(sentence):
                 continue
             pairs = list(itertools.pairwise(term_sequence(sentence))) if reads_pairs else []
@@ -124,6 +185,10 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                 named = subjects[other.key] & near
                 named |= {p for p in phrases[other.key] if _phrase_named(p, pairs, near)}
                 if named:
+                    # only a part moved away: the rest of the older record stands
+                    partial = not named & whole and not any(
+                        _phrase_named(p, pairs, whole) for p in named if " " in p
+                    )
                     said = ", ".join(as_written(sentence, n) for n in sorted(named))
                     evidence = f"names {said}: {' '.join(sentence.split())[:300]}"
                     yield Proposal(
@@ -132,7 +197,8 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                         "names-replaced",
                         LinkState.CANDIDATE,
                         evidence,
-                        named=tuple(sorted(named)),
+                        partial,
+                        tuple(sorted(named)),
                     )
 
 

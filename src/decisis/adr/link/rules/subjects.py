@@ -11,10 +11,12 @@ from decisis.search.embed_static import is_common_word
 from decisis.search.terms import term_counts, term_sequence
 from decisis.search.text import terms, words
 
-# Words saying one thing gives way to another, spelt as teams spell them ("decomission").
+# Words saying one thing gives way to another, spelt as teams spell them ("decomission"), or
+# that a part of it moves away ("the data directory will be split out into its own
+# repository": ``named.PART_LEAVES``).
 DROP_WORDS = re.compile(
     r"\b(?:replac|migrat|decomm?iss?ion|retir|supers[ce]e?d|deprecat|obsolet|phas\w*\s+out"
-    r"|sunset|instead\s+of|rather\s+than|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
+    r"|split\s+out\b|sunset|instead\s+of|rather\s+than|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
     re.IGNORECASE,
 )
 SUBJECT_MAX_SHARE = 0.08  # a subject term is in at most this share of the records
