@@ -102,3 +102,17 @@ def test_link_commit_joins_the_latest_decision_taken_for_the_commit(repo: Repo) 
     done = repo.decisis("link-commit", "nope")
     assert done.returncode == 2 and "is not a commit" in done.stderr
     assert repo.decisis("link-commit", "nope", "--hook").returncode == 0  # a hook never fails
+
+
+def test_explain_a_folder_from_the_command_line(repo: Repo) -> None:
+    repo.write("src/auth/login.py", "x\n")
+    repo.write("docs/index.md", "x\n")
+    repo.commit("files")
+    assert repo.decisis("init").returncode == 0
+    ok(repo, "add", "decision", "Login flow", "--affects", "src/auth/login.py")
+    ok(repo, "add", "decision", "Docs pages", "--affects", "docs/*.md")
+    [entry] = ok(repo, "explain", "auth", cwd=repo.root / "src")  # a folder, from a subfolder
+    assert entry["path"] == "src/auth/"
+    assert [d["label"] for d in entry["decisions"]] == ["Login flow"]
+    [root] = ok(repo, "explain", ".")
+    assert root["path"] == "./" and len(root["decisions"]) == 2

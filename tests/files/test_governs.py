@@ -100,3 +100,19 @@ def test_bad_paths_are_refused(graph: decisis.Graph, bad: object) -> None:
     with pytest.raises(InvalidInput) as caught:
         graph.decisions_for(bad)  # type: ignore[arg-type]
     assert caught.value.field == "paths"
+
+
+def test_a_folder_lists_the_decisions_on_what_is_inside_it(graph: decisis.Graph) -> None:
+    graph.record_decision("Services in src", **_affects("src/**"))
+    graph.record_decision("Login flow", **_affects("src/auth/login.py"))
+    graph.record_decision("Auth tests", **_affects("src/**/test_*.py"))
+    graph.record_decision("Docs pages", **_affects("docs/*.md"))
+    graph.record_decision("SQL style", **_affects("*.sql"))  # a name: says nothing of a folder
+    nearest_first = ["Login flow", "Auth tests", "Services in src"]  # by specificity
+    assert labels(graph, "src/auth/") == nearest_first
+    assert labels(graph, "src/") == nearest_first
+    assert labels(graph, "docs/") == ["Docs pages"]
+    assert labels(graph, "src/auth") == ["Services in src"]  # no "/": the path itself
+    assert set(labels(graph, ".")) == {"Services in src", "Login flow", "Auth tests", "Docs pages"}
+    [entry] = graph.decisions_for(["src/auth/"])
+    assert entry.path == "src/auth/"

@@ -93,3 +93,28 @@ def test_any_text_is_a_pattern_or_a_clear_refusal_and_matching_never_fails(
     assert normalise_pattern(stored) == stored  # the stored form is stable
     governs(stored, path)  # any path: an answer, never an error
     assert governs(stored, stored.lstrip("/")) or any(c in stored for c in "*?[")
+
+
+_PART = st.sampled_from(["src", "auth", "a", "b", "x.py", "test_a.py"])
+_PATTERN_PART = st.sampled_from(["src", "auth", "a", "*", "**", "*.py", "test_*.py", "?", "[ab]"])
+
+
+@given(
+    st.lists(_PATTERN_PART, min_size=2, max_size=4),
+    st.lists(_PART, min_size=0, max_size=3),
+    st.lists(_PART, min_size=1, max_size=3),
+)
+def test_a_pattern_that_governs_a_path_inside_a_folder_reaches_into_it(
+    pattern_parts: list[str], folder_parts: list[str], rest: list[str]
+) -> None:
+    """``reaches_into`` never leaves out a decision on a file inside the folder (anchored
+    patterns: a name pattern says nothing about one folder)."""
+    from decisis.files.patterns import reaches_into
+
+    pattern = normalise_pattern("/".join(pattern_parts))
+    folder = "/".join(folder_parts)
+    inside = "/".join([*folder_parts, *rest])
+    if governs(pattern, inside):
+        assert reaches_into(pattern, folder)
+    if not folder_parts:
+        assert reaches_into(pattern, "")  # everything is inside the root

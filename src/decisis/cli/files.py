@@ -106,7 +106,16 @@ def explain(
     from decisis.files import repo_path
 
     here = Path.cwd()
-    _print_found(state, state.graph.decisions_for([repo_path(p, cwd=here) for p in paths]))
+    asked = [_as_asked(repo_path(p, cwd=here), (here / p).is_dir()) for p in paths]
+    _print_found(state, state.graph.decisions_for(asked))
+
+
+def _as_asked(path: str, folder: bool) -> str:
+    """A folder keeps a trailing ``/`` (the root is ``.``): it asks for the decisions on what
+    is inside it too."""
+    if not folder:
+        return path
+    return f"{path}/" if path else "."
 
 
 def link_commit(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from decisis.errors import InvalidInput
 from decisis.files.affects import affects_of
 from decisis.files.git import work_tree_root
-from decisis.files.patterns import governs, normalise_path, specificity
+from decisis.files.patterns import governs, normalise_path, reaches_into, specificity
 from decisis.model import EdgeType, Node, NodeStatus, utc_now
 
 if TYPE_CHECKING:
@@ -97,12 +97,25 @@ def repo_path(path: str, *, cwd: Path | None = None) -> str:
         return normalise_path(given.as_posix())
 
 
-def _check_paths(paths: Sequence[str]) -> list[str]:
+def _check_paths(paths: Sequence[str]) -> list[tuple[str, bool]]:
+    """Each path as patterns read it, and whether it names a folder (a trailing ``/``, or an
+    absolute path to a directory)."""
     if isinstance(paths, str) or not isinstance(paths, Sequence):
         raise InvalidInput("paths", f"expected a list of paths, got {type(paths).__name__}")
     if not paths or len(paths) > MAX_PATHS:
         raise InvalidInput("paths", f"{len(paths)} paths", f"1 to {MAX_PATHS} paths")
-    return [repo_path(p) for p in paths]
+    return [(repo_path(p), _names_folder(p)) for p in paths]
+
+
+def _names_folder(path: str) -> bool:
+    text = path.strip().replace("\\", "/")
+    if text.endswith("/") or text == ".":
+        return True
+    return Path(text).is_absolute() and Path(text).is_dir()
+
+
+def _shown(path: str, folder: bool) -> str:
+    return f"{path}/" if folder and path else ("./" if folder else path)
 
 
 def _ended(node: Node, now: datetime) -> bool:
@@ -150,10 +163,12 @@ def decisions_for(graph: Graph, paths: Sequence[str]) -> list[PathDecisions]:
     ]
     walker = _Walker(graph)
     out = []
-    for path in wanted:
+    for path, folder in wanted:
         found: dict[str, tuple[tuple[int, int], Governing]] = {}
         for node, pattern in claims:
-            if node.status is NodeStatus.REJECTED or not governs(pattern, path):
+            if node.status is NodeStatus.REJECTED:
+                continue
+            if not (governs(pattern, path) or (folder and reaches_into(pattern, path))):
                 continue
             standing = walker.current(node)
             if not standing.superseded and node.status is NodeStatus.SUPERSEDED:
@@ -177,5 +192,5 @@ def decisions_for(graph: Graph, paths: Sequence[str]) -> list[PathDecisions]:
         ordered = sorted(
             found.values(), key=lambda item: (item[0], item[1].node.recorded_at), reverse=True
         )
-        out.append(PathDecisions(path, [g for _, g in ordered]))
+        out.append(PathDecisions(_shown(path, folder), [g for _, g in ordered]))
     return out

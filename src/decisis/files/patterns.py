@@ -31,6 +31,7 @@ __all__ = [
     "governs",
     "normalise_path",
     "normalise_pattern",
+    "reaches_into",
     "specificity",
 ]
 
@@ -143,6 +144,29 @@ def governs(pattern: str, path: str) -> bool:
     except re.error:  # metadata written by hand, never checked: it governs nothing
         return False
     return compiled.fullmatch(normalise_path(path)) is not None
+
+
+def reaches_into(pattern: str, folder: str) -> bool:
+    """Whether ``pattern`` (stored form) governs something inside the repository folder
+    ``folder`` ("" is the root): ``src/auth/login.py`` and ``src/**/test_*.py`` reach into
+    ``src``, ``docs/*.md`` does not. Read part by part for anchored patterns only: a name
+    pattern (``*.sql``) governs a name at any depth, so it reaches into every folder and says
+    nothing about this one."""
+    if not ("/" in pattern or pattern.startswith("/")):
+        return False
+    parts = pattern.lstrip("/").split("/")
+    inside = [p for p in normalise_path(folder).split("/") if p]
+    for depth, name in enumerate(inside):
+        if depth == len(parts):
+            return True  # the pattern names a folder above: it governs all of this one
+        if parts[depth] == "**":
+            return True
+        try:
+            if re.fullmatch(_part(parts[depth]), name, re.DOTALL) is None:
+                return False
+        except re.error:  # metadata written by hand, never checked: it governs nothing
+            return False
+    return True
 
 
 def specificity(pattern: str) -> tuple[int, int]:
