@@ -195,7 +195,9 @@ def _api(folder: Path, ids: dict[str, str]) -> dict[str, str]:
             out[f"GET {url}"] = f"{response.status_code}\n{response.text}"
         for url, body in posts:
             response = client.post(url, json=body)
-            out[f"POST {url} {json.dumps(body)}"] = _mask(f"{response.status_code}\n{response.text}")
+            out[f"POST {url} {json.dumps(body)}"] = _mask(
+                f"{response.status_code}\n{response.text}"
+            )
     return out
 
 
