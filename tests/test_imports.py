@@ -24,13 +24,12 @@ import decisis
 
 SRC = Path(decisis.__file__).resolve().parent
 
-# The front doors, with their shared JSON forms and who may reach the two that speak HTTP.
+# The front doors, with who may reach the two that speak HTTP.
 DOORS = (
     "decisis.cli",
     "decisis.web",
     "decisis.mcp_server",
     "decisis.__main__",
-    "decisis.forms",
     "decisis.binding",
 )
 # Lowest first; a module is in the layer of its longest matching prefix.
@@ -51,6 +50,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "decisis.evaluation",
         "decisis.exchange",
         "decisis.files",
+        "decisis.forms",  # the JSON forms every door and the agent tools share
         "decisis.got",
         "decisis.plans",
         "decisis.provo",

@@ -6,7 +6,8 @@ goal = g.add_goal("Implement auth", confidence=0.9)
 d = g.record_decision("Use JWT tokens", goal=goal.id, rationale="Stateless")
 """
 
-from typing import TYPE_CHECKING, Any
+import typing as _typing
+from importlib import import_module as _import_module
 
 from decisis.errors import (
     AmbiguousId,
@@ -41,25 +42,23 @@ from decisis.model import (
 from decisis.stale import Stale
 from decisis.stores import Reached, SearchHit, Store, open_store
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from decisis.plans import PlanCheck
     from decisis.stores.replay import VerifyReport
 
 __version__ = "0.1.0.dev0"
 
 
-def __getattr__(name: str) -> Any:
-    """``PlanCheck`` on first use: the plan check's word lists cost a CLI start ~70 ms;
-    ``VerifyReport`` too, as ``decisis.graph`` offers it."""
-    if name == "PlanCheck":
-        from decisis.plans import PlanCheck
+# Names loaded on first use, with the module each lives in: the plan check's word lists
+# cost a CLI start ~70 ms; ``VerifyReport`` loads as ``decisis.graph`` offers it.
+_LAZY = {"PlanCheck": "decisis.plans", "VerifyReport": "decisis.stores.replay"}
 
-        return PlanCheck
-    if name == "VerifyReport":
-        from decisis.stores.replay import VerifyReport
 
-        return VerifyReport
-    raise AttributeError(f"module 'decisis' has no attribute {name!r}")
+def __getattr__(name: str) -> _typing.Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'decisis' has no attribute {name!r}")
+    return getattr(_import_module(home), name)
 
 
 __all__ = [

@@ -20,8 +20,8 @@ import uvicorn
 
 import decisis
 from decisis.agent.config import AgentMemory, validate_config
-from decisis.agent.schemas import ToolArgs
 from decisis.agent.tools import ToolSpec
+from decisis.forms import ToolArgs
 from decisis.graph import Graph
 from decisis.mcp_server.server import build_server, http_app
 from tests.mcp_server.test_mcp_server import data, http_session

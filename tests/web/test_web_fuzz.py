@@ -2,7 +2,7 @@
 
 Schemathesis makes requests the document says are valid, for every operation, and checks
 each answer: no server error, the status codes and response bodies the document lists
-(``decisis.web.schemas``), and no valid request refused. What it found before this test
+(``decisis.forms``), and no valid request refused. What it found before this test
 existed: an offset pushing ``/api/at``'s time before year 1 was a 500, years before 1000 were
 written with three digits (not ISO 8601), and the document let through node types, ids and
 times the API then refused.

@@ -1,12 +1,13 @@
-"""The API's response models describe the forms it sends, field for field.
+"""The JSON forms (``decisis.forms``) hold what the values they show hold, field for field.
 
 Each form built from real values (a SQLite graph, the ADR corpus in data/ and its development
-questions, a correction and its undo) must validate against its model, and dumping it
-through the model must give the same data back: the API sends what the CLI's ``--json``
-prints. A field the model does not name, or one it lacks, is refused."""
+questions, a correction and its undo) must give the value's own data and survive a trip
+through its model: the API sends what the CLI's ``--json`` prints, from one model. A field
+the model does not name, or one it lacks, is refused."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +22,20 @@ from decisis.adr.link.ingest import ingest
 from decisis.agent import TOOLS
 from decisis.evaluation import load_questions
 from decisis.forms import (
-    event_dict,
-    goal_tree_dict,
-    hit_dict,
-    reached_dict,
-    standing_dict,
-    verify_dict,
-)
-from decisis.web.schemas import (
     AnswerOut,
     CorrectionOut,
+    CurrentOut,
     EdgeOut,
+    ErrorBody,
     EventOut,
     GoalTreeOut,
     HitOut,
     LearnedOut,
     NodeDetail,
     NodeOut,
+    PlanCheckOut,
     ReachedOut,
+    StaleOut,
     StandingOut,
     ToolSpecOut,
     VerifyOut,
@@ -48,10 +45,10 @@ CORPUS = Path(__file__).resolve().parents[2] / "data" / "adr-corpus"
 
 
 def _same_through(model: type[BaseModel], form: dict[str, Any]) -> None:
-    """``form`` validates as ``model`` and comes back out of it unchanged (as the API sends
-    it: optional fields only where the form has them)."""
+    """``form`` validates as ``model`` and comes back out of it unchanged, in its order
+    (as the CLI prints it: optional fields only where the form has them)."""
     dumped = model.model_validate(form).model_dump(mode="json", by_alias=True, exclude_unset=True)
-    assert dumped == form
+    assert json.dumps(dumped) == json.dumps(form)
 
 
 @pytest.fixture
@@ -60,39 +57,47 @@ def graph(tmp_path: Path) -> decisis.Graph:
     goal = graph.add_goal("Ship the payments service")
     old = graph.record_decision("Use JWT tokens", goal=goal.id, rationale="Stateless")
     new = graph.record_decision("Use server sessions", goal=goal.id, confidence=0.8)
+    signing = graph.record_decision("Sign tokens with RS256")
+    graph.link(signing.id, old.id, "requires")
     graph.supersede(old.id, new.id, rationale="Sessions can be revoked")
     graph.record_decision("Log as JSON", metadata={"nested": {"list": [1, "two", None]}})
     return graph
 
 
 def test_graph_forms_match_their_models(graph: decisis.Graph) -> None:
+    """Each form gives the value's own data (``to_dict``) for the records it holds, and
+    survives a trip through its model."""
     nodes = graph.nodes(limit=100)
     old = next(n for n in nodes if n.label == "Use JWT tokens")
     goal = next(n for n in nodes if n.label == "Ship the payments service")
     for node in nodes:
-        _same_through(NodeOut, node.to_dict())
+        assert json.dumps(NodeOut.of(node).dump()) == json.dumps(node.to_dict())
     edges = graph.edges(old.id)
     for edge in edges:
-        _same_through(EdgeOut, edge.to_dict())
-    _same_through(
-        NodeDetail,
-        {
-            "node": old.to_dict(),
-            "out": [e.to_dict() for e in edges if e.source == old.id],
-            "in": [e.to_dict() for e in edges if e.target == old.id],
-            "history": [event_dict(e) for e in graph.history(old.id)],
-        },
-    )
+        assert json.dumps(EdgeOut.of(edge).dump()) == json.dumps(edge.to_dict())
+    detail = NodeDetail.of(old, edges, graph.history(old.id)).dump()
+    assert [e["id"] for e in detail["out"] + detail["in"]] == [
+        e.id for e in edges if e.source == old.id
+    ] + [e.id for e in edges if e.target == old.id]
+    _same_through(NodeDetail, detail)
     for event in graph.events():
-        _same_through(EventOut, event_dict(event))
-    _same_through(StandingOut, standing_dict(graph.current(old.id)))
+        _same_through(EventOut, EventOut.of(event).dump())
+    standing = graph.current(old.id)
+    _same_through(StandingOut, StandingOut.of(standing).dump())
+    stale = graph.stale(premise=old.id)
+    assert stale
+    current = CurrentOut.with_stale(standing, stale).dump()
+    assert current["stale"] == StaleOut.all_of(stale)
+    assert current["stale"][0]["premise"] == old.to_dict()
     for tree in graph.goal_trees():
-        _same_through(GoalTreeOut, goal_tree_dict(tree))
+        _same_through(GoalTreeOut, GoalTreeOut.of(tree).dump())
     for reached in [*graph.why(old.id), *graph.impact(goal.id)]:
-        _same_through(ReachedOut, reached_dict(reached))
+        assert ReachedOut.of(reached).dump()["node"] == reached.node.to_dict()
     for hit in graph.search("JWT"):
-        _same_through(HitOut, hit_dict(hit))
-    _same_through(VerifyOut, verify_dict(graph.verify()))
+        _same_through(HitOut, HitOut.of(hit).dump())
+    checked = PlanCheckOut.of(graph.check_plan("1. Use JWT tokens\n2. Log as JSON")).dump()
+    assert checked["findings"] == sum(len(s["findings"]) for s in checked["steps"]) > 0
+    _same_through(VerifyOut, VerifyOut.of(graph.verify()).dump())
     for spec in TOOLS:
         _same_through(
             ToolSpecOut,
@@ -101,23 +106,41 @@ def test_graph_forms_match_their_models(graph: decisis.Graph) -> None:
 
 
 def test_every_answer_on_the_corpus_matches_its_model(tmp_path: Path) -> None:
-    """Chains, partial and named links, excerpts, abstentions, records asked by number."""
+    """Chains, partial and named links, excerpts, abstentions, records asked by number:
+    each answer's form holds the answer's data (``to_dict``) and nothing else."""
     questions = [q.question for q in load_questions(CORPUS.parent / "questions-dev.jsonl")]
     questions += ["Is ADR 22 still in force?", "Is cloud-platform:003 still in force?", "?!"]
     with decisis.open(f"sqlite:///{tmp_path / 'corpus.db'}") as graph:
         ingest(graph, CORPUS)
-        answers = [ask(graph, q).to_dict() for q in questions]
+        answers = [ask(graph, q) for q in questions]
         for answer in answers:
-            _same_through(AnswerOut, answer)
-        assert any(a["replaced"] for a in answers) and any(a["excerpt"] for a in answers)
-        assert any(a["answer"] is None for a in answers)
+            assert AnswerOut.of(answer).dump() == answer.to_dict()
+        forms = [answer.to_dict() for answer in answers]
+        assert any(a["replaced"] for a in forms) and any(a["excerpt"] for a in forms)
+        assert any(a["answer"] is None for a in forms)
         fixed = correct(graph, questions[0], "cloud-platform:040")
-        _same_through(CorrectionOut, fixed.to_dict())
+        assert CorrectionOut.of(fixed).dump() == fixed.to_dict()
         _same_through(LearnedOut, learned(graph))
-        _same_through(CorrectionOut, undo(graph, questions[0]).to_dict())
+        undone = undo(graph, questions[0])
+        assert CorrectionOut.of(undone).dump() == undone.to_dict()
         report = learned(graph)
         assert any(r["moves"] for r in report["rules"].values())
         _same_through(LearnedOut, report)
+
+
+def test_every_error_body_is_the_documented_one() -> None:
+    """``decisis.errors.error_body`` gives what ``ErrorBody`` tells the OpenAPI document,
+    no field more or less, with a field and what it allows or without."""
+    from decisis.errors import error_body
+
+    for error in (
+        decisis.InvalidInput("limit", "is 0", ">= 1"),
+        decisis.NotFound("node", "0abc", "default"),
+        decisis.ToolsDisabled("no store is configured"),
+        RuntimeError("a bug"),
+    ):
+        body = error_body(error)
+        assert ErrorBody.model_validate(body).model_dump() == body
 
 
 def test_a_field_the_model_does_not_name_or_lacks_is_refused(graph: decisis.Graph) -> None:

@@ -8,8 +8,6 @@
 Needs pydantic (the tool schemas are generated from its models).
 """
 
-from __future__ import annotations
-
 from decisis.agent.adapters import (
     anthropic_tools,
     dispatch,

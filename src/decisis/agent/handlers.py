@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from decisis.agent.schemas import (
+from decisis.errors import NotFound
+from decisis.files import with_affects
+from decisis.forms import (
     AddGoal,
     CheckPlan,
     CorrectDecision,
@@ -25,8 +27,6 @@ from decisis.agent.schemas import (
     StaleDependents,
     SupersedeDecision,
 )
-from decisis.errors import NotFound
-from decisis.files import with_affects
 from decisis.graph import Graph
 from decisis.model import Node, NodeType
 from decisis.search.precedents import is_correction_question, is_ingested_record

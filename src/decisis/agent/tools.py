@@ -20,7 +20,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from decisis.agent import handlers
-from decisis.agent.schemas import (
+from decisis.errors import DecisisError, InvalidArguments, ToolsDisabled, error_body
+from decisis.forms import (
     AddGoal,
     CheckPlan,
     CorrectDecision,
@@ -37,7 +38,6 @@ from decisis.agent.schemas import (
     ToolArgs,
     json_schema,
 )
-from decisis.errors import DecisisError, InvalidArguments, ToolsDisabled, error_body
 from decisis.graph import Graph
 
 __all__ = ["TOOLS", "ToolResult", "ToolSpec", "Toolbox", "error_result", "tool_guide", "tool_names"]

@@ -150,7 +150,9 @@ def ask(
     with _model(model, model_name, provider, use_reranker, forget_reranker):
         answer = run(state.graph, question, chosen)
     if state.json:
-        typer.echo(json.dumps(answer.to_dict(), indent=2))
+        from decisis.forms import AnswerOut
+
+        typer.echo(json.dumps(AnswerOut.of(answer).dump(), indent=2))
         return
     _say(answer.text, lines=True)
     if answer.chain[1:]:
@@ -182,7 +184,9 @@ def correct(
         target = None if key.lower() == "none" else key
         result = corrections.correct(state.graph, question, target)
     if state.json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
+        from decisis.forms import CorrectionOut
+
+        typer.echo(json.dumps(CorrectionOut.of(result).dump(), indent=2))
         return
     if undo:
         _say(_undone(result))
@@ -216,7 +220,9 @@ def learned(ctx: typer.Context) -> None:
     state = get_state(ctx)
     data = run(state.graph)
     if state.json:
-        typer.echo(json.dumps(data, indent=2))
+        from decisis.forms import LearnedOut
+
+        typer.echo(json.dumps(LearnedOut.of(data).dump(), indent=2))
         return
     for name, rule in data["rules"].items():
         _say(f"rule {name}: trust {rule['trust']:.2f} ({rule['successes']:g}/{rule['failures']:g})")

@@ -116,19 +116,19 @@ def _fresh_graph_name(url: str) -> str:
 
 
 def _emit_json(state: State, story: Story, adrs: Path, *, kept: bool) -> None:
-    from decisis import forms
     from decisis.adr import ask, ingest
     from decisis.cli import jsonout
+    from decisis.forms import AnswerOut, GoalTreeOut, NodeOut, ReachedOut, StandingOut, VerifyOut
 
     graph = state.graph
     story_reads = {  # read before the records are ingested, as the printed demo does
-        "goals": [forms.goal_tree_dict(tree) for tree in graph.goal_trees()],
-        "recent": forms.nodes_list(graph.recent_decisions(5)),
-        "current": forms.standing_dict(graph.current(story.first.id)),
-        "why": [forms.reached_dict(r) for r in graph.why(story.outcome.id)],
+        "goals": GoalTreeOut.all_of(graph.goal_trees()),
+        "recent": NodeOut.all_of(graph.recent_decisions(5)),
+        "current": StandingOut.of(graph.current(story.first.id)).dump(),
+        "why": [ReachedOut.of(r).dump() for r in graph.why(story.outcome.id)],
     }
     ingested = ingest(graph, adrs)
-    answers = [ask(graph, question).to_dict() for question, _ in ADR_QUESTIONS]
+    answers = [AnswerOut.of(ask(graph, question)).dump() for question, _ in ADR_QUESTIONS]
     report = graph.verify()
     jsonout.emit(
         {
@@ -137,7 +137,7 @@ def _emit_json(state: State, story: Story, adrs: Path, *, kept: bool) -> None:
             "graph": graph.name,
             **story_reads,
             "adrs": {"folder": str(adrs), "ingest": ingested.to_dict(), "answers": answers},
-            "verify": forms.verify_dict(report),
+            "verify": VerifyOut.of(report).dump(),
         }
     )
     if not report.ok:

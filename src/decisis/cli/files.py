@@ -26,8 +26,9 @@ hooks_app = typer.Typer(
 def _print_found(state: State, found: list[PathDecisions]) -> None:
     if state.json:
         from decisis.cli.jsonout import emit
+        from decisis.forms import PathDecisionsOut
 
-        emit([entry.to_dict() for entry in found])
+        emit([PathDecisionsOut.of(entry).dump() for entry in found])
         return
     from decisis.cli.render import print_message, visible
 

@@ -44,9 +44,9 @@ def verify(
     report = state.graph.verify(quick=quick, checkpoint=checkpoint, key=key)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import verify_dict
+        from decisis.forms import VerifyOut
 
-        emit(verify_dict(report))
+        emit(VerifyOut.of(report).dump())
     else:
         from decisis.cli.render import print_verify
 
@@ -65,9 +65,9 @@ def log(ctx: typer.Context, *, limit: LimitOpt = 20) -> None:
     events = list(graph.events(after_seq=max(0, last_seq - limit)))
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import event_dict
+        from decisis.forms import EventOut
 
-        emit([event_dict(event) for event in events])
+        emit(EventOut.all_of(events))
         return
     from decisis.cli.render import print_events
 

@@ -30,9 +30,9 @@ BelieveOpt = Annotated[
 def _print_reached(state: State, title: str, reached: list[Reached]) -> None:
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import reached_dict
+        from decisis.forms import ReachedOut
 
-        emit([reached_dict(r) for r in reached])
+        emit([ReachedOut.of(r).dump() for r in reached])
         return
     from decisis.cli.render import print_reached
 
@@ -52,12 +52,9 @@ def show(ctx: typer.Context, *, ref: IdArg) -> None:
     edges, history = graph.edges(node.id), graph.history(node.id)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import event_dict
+        from decisis.forms import NodeDetail
 
-        edges_out = [e.to_dict() for e in edges if e.source == node.id]
-        edges_in = [e.to_dict() for e in edges if e.target == node.id]
-        events = [event_dict(e) for e in history]
-        emit({"node": node.to_dict(), "out": edges_out, "in": edges_in, "history": events})
+        emit(NodeDetail.of(node, edges, history).dump())
         return
     from decisis.cli.render import print_edges, print_events, print_node
 
@@ -76,9 +73,9 @@ def _show_edge(state: State, ref: str) -> None:
     history = state.graph.history(edge.id)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import event_dict
+        from decisis.forms import EdgeDetail
 
-        emit({"edge": edge.to_dict(), "history": [event_dict(e) for e in history]})
+        emit(EdgeDetail.of(edge, history).dump())
         return
     from decisis.cli.render import print_edges, print_events
 
@@ -113,9 +110,9 @@ def current(ctx: typer.Context, *, ref: IdArg, believe: BelieveOpt = BELIEVED) -
     found = state.graph.stale(premise=standing.node.id) if standing.superseded else []
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import stale_dict, standing_dict
+        from decisis.forms import CurrentOut
 
-        emit(standing_dict(standing) | {"stale": [stale_dict(item) for item in found]})
+        emit(CurrentOut.with_stale(standing, found).dump())
         return
     from decisis.cli.render import print_stale, print_standing
 
@@ -178,9 +175,9 @@ def path(
     nodes = state.graph.path_between(source, target, edge_types=edge_type or None, max_depth=depth)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import nodes_list
+        from decisis.forms import NodeOut
 
-        emit(nodes_list(nodes))
+        emit(NodeOut.all_of(nodes))
         return
     from decisis.cli.render import print_path
 
@@ -188,9 +185,9 @@ def path(
 
 
 def _goals_data(graph: Graph) -> list[dict[str, object]]:
-    from decisis.forms import goal_tree_dict
+    from decisis.forms import GoalTreeOut
 
-    return [goal_tree_dict(tree) for tree in graph.goal_trees()]
+    return GoalTreeOut.all_of(graph.goal_trees())
 
 
 def _print_goals(graph: Graph, namer: Graph) -> None:
@@ -254,9 +251,9 @@ def list_nodes(
     ][:limit]
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import nodes_list
+        from decisis.forms import NodeOut
 
-        emit(nodes_list(nodes))
+        emit(NodeOut.all_of(nodes))
         return
     from decisis.cli.render import print_nodes
 
@@ -279,9 +276,9 @@ def recent(ctx: typer.Context, *, limit: LimitOpt = 5) -> None:
     state = get_state(ctx)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import nodes_list
+        from decisis.forms import NodeOut
 
-        emit(nodes_list(state.graph.recent_decisions(limit)))
+        emit(NodeOut.all_of(state.graph.recent_decisions(limit)))
         return
     _print_recent(state.graph, state.graph, limit)
 
@@ -297,9 +294,9 @@ def search(
     hits = state.graph.search(query, limit=limit)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import hit_dict
+        from decisis.forms import HitOut
 
-        emit([hit_dict(hit) for hit in hits])
+        emit([HitOut.of(hit).dump() for hit in hits])
         return
     from decisis.cli.render import print_hits
 
@@ -324,9 +321,9 @@ def precedents(
     found = state.graph.precedents(text, k=k, types=node_type, records=not no_records)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import precedent_dict
+        from decisis.forms import PrecedentOut
 
-        emit([precedent_dict(p) for p in found])
+        emit([PrecedentOut.of(p).dump() for p in found])
         return
     from decisis.cli.render import print_precedents
 
@@ -355,17 +352,9 @@ def at(
 
 def _emit_view(view: Graph, limit: int, all_nodes: bool) -> None:
     from decisis.cli.jsonout import emit
-    from decisis.forms import nodes_list
-    from decisis.model import format_time
+    from decisis.forms import AtNodesOut, AtOut
 
-    assert view.as_of is not None
-    data: dict[str, object] = {"as_of": format_time(view.as_of)}
-    if all_nodes:
-        data["nodes"] = nodes_list(view.nodes())
-    else:
-        data["goals"] = _goals_data(view)
-        data["recent"] = nodes_list(view.recent_decisions(limit))
-    emit(data)
+    emit(AtNodesOut.of(view).dump() if all_nodes else AtOut.of(view, limit).dump())
 
 
 def _print_view(view: Graph, namer: Graph, limit: int, all_nodes: bool) -> None:

@@ -19,9 +19,9 @@ def print_found(state: State, title: str, found: list[Stale]) -> None:
     """Stale dependents as a list (``--json``: their JSON forms) or as lines."""
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import stale_dict
+        from decisis.forms import StaleOut
 
-        emit([stale_dict(item) for item in found])
+        emit(StaleOut.all_of(found))
         return
     from decisis.cli.render import print_stale
 
@@ -66,8 +66,9 @@ def reaffirm(
     node = state.graph.reaffirm(ref, premise=premise, note=note)
     if state.json:
         from decisis.cli.jsonout import emit
+        from decisis.forms import NodeOut
 
-        emit(node.to_dict())
+        emit(NodeOut.of(node).dump())
         return
     from decisis.cli.render import print_change
 
@@ -98,9 +99,9 @@ def check(
     checked = state.graph.check_plan(text)
     if state.json:
         from decisis.cli.jsonout import emit
-        from decisis.forms import plan_check_dict
+        from decisis.forms import PlanCheckOut
 
-        emit(plan_check_dict(checked))
+        emit(PlanCheckOut.of(checked).dump())
         return
     from decisis.cli.render import print_plan_check
 

@@ -96,8 +96,9 @@ def _placed(
 def _print_node(state: State, verb: str, node: Node) -> None:
     if state.json:
         from decisis.cli.jsonout import emit
+        from decisis.forms import NodeOut
 
-        emit(node.to_dict())
+        emit(NodeOut.of(node).dump())
         return
     from decisis.cli.render import print_change
 
@@ -107,8 +108,9 @@ def _print_node(state: State, verb: str, node: Node) -> None:
 def _print_edge(state: State, verb: str, edge: Edge) -> None:
     if state.json:
         from decisis.cli.jsonout import emit
+        from decisis.forms import EdgeOut
 
-        emit(edge.to_dict())
+        emit(EdgeOut.of(edge).dump())
         return
     from decisis.cli.render import print_edge_change
 

@@ -9,29 +9,19 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BeforeValidator, Field
 
-from decisis.adr import MAX_QUESTION_CHARS
 from decisis.binding import MAX_BODY_BYTES
 from decisis.errors import answer_for
 from decisis.forms import (
-    event_dict,
-    goal_tree_dict,
-    hit_dict,
-    nodes_list,
-    precedent_dict,
-    reached_dict,
-    standing_dict,
-    verify_dict,
-)
-from decisis.graph import BELIEVED, DEFAULT_MAX_DEPTH
-from decisis.model import NodeStatus, NodeType
-from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
-from decisis.web.schemas import (
+    TEXT_PATTERN,
     AnswerOut,
+    AskBody,
     AtOut,
+    CorrectionBody,
     CorrectionOut,
     EdgeDetail,
+    ErrorBody,
     EventOut,
     GoalTreeOut,
     HitOut,
@@ -46,22 +36,12 @@ from decisis.web.schemas import (
     ToolSpecOut,
     VerifyOut,
 )
-from decisis.web.site import TEXT_PATTERN, Site, site_of
+from decisis.graph import BELIEVED, DEFAULT_MAX_DEPTH
+from decisis.model import NodeStatus, NodeType
+from decisis.model.ids import ID_PREFIX_MEANS, ID_PREFIX_PATTERN
+from decisis.web.site import Site, site_of
 
 __all__ = ["router"]
-
-
-class ErrorDetail(BaseModel):
-    type: str = Field(description="The kind of error: InvalidInput, NotFound, Conflict, …")
-    message: str = Field(description="What was wrong, in a sentence.")
-    field: str | None = Field(None, description="The field that was wrong, where one was.")
-    allowed: str | None = Field(None, description="What that field allows.")
-
-
-class ErrorBody(BaseModel):
-    """Every refusal of the API, whatever refused it."""
-
-    error: ErrorDetail
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -108,26 +88,6 @@ Ref = Annotated[str, Path(pattern=ID_PREFIX_PATTERN, description=_REF_HELP)]
 RefQuery = Annotated[str, Query(pattern=ID_PREFIX_PATTERN, description=_REF_HELP)]
 
 
-class AskBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # "qestion" is a mistake to name, not to drop
-
-    question: str = Field(
-        description="The question, in words.", max_length=MAX_QUESTION_CHARS, pattern=TEXT_PATTERN
-    )
-
-
-class CorrectionBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    question: str = Field(
-        description="The question as it was asked.",
-        max_length=MAX_QUESTION_CHARS,
-        pattern=TEXT_PATTERN,
-    )
-    key: str | None = Field(None, description="The record that answers it; null for none.")
-    undo: bool = Field(False, description="Reverse the latest correction of the question.")
-
-
 @router.get("/nodes", summary="Nodes, oldest first or newest first", response_model=list[NodeOut])
 def list_nodes(
     site: SiteDep,
@@ -144,7 +104,7 @@ def list_nodes(
         found = graph.nodes(
             types=type or None, statuses=status or None, newest_first=newest_first, limit=limit
         )
-        return nodes_list(found)
+        return NodeOut.all_of(found)
 
 
 @router.get(
@@ -156,12 +116,7 @@ def show_node(site: SiteDep, ref: Ref) -> dict[str, Any]:
     with site.using() as graph:
         node = graph.get(ref)
         edges, history = graph.edges(node.id), graph.history(node.id)
-    return {
-        "node": node.to_dict(),
-        "out": [e.to_dict() for e in edges if e.source == node.id],
-        "in": [e.to_dict() for e in edges if e.target == node.id],
-        "history": [event_dict(e) for e in history],
-    }
+    return NodeDetail.of(node, edges, history).dump()
 
 
 @router.get(
@@ -173,14 +128,14 @@ def show_neighbourhood(site: SiteDep, ref: Ref) -> dict[str, Any]:
     from decisis.web.views import neighbourhood
 
     with site.using() as graph:
-        return neighbourhood(graph, ref)
+        return NeighbourhoodOut.model_validate(neighbourhood(graph, ref)).dump()
 
 
 @router.get("/edges/{ref}", summary="An edge with its ledger history", response_model=EdgeDetail)
 def show_edge(site: SiteDep, ref: Ref) -> dict[str, Any]:
     with site.using() as graph:
         edge = graph.get_edge(ref)
-        return {"edge": edge.to_dict(), "history": [event_dict(e) for e in graph.history(edge.id)]}
+        return EdgeDetail.of(edge, graph.history(edge.id)).dump()
 
 
 @router.get(
@@ -190,13 +145,13 @@ def show_edge(site: SiteDep, ref: Ref) -> dict[str, Any]:
 )
 def goals(site: SiteDep) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [goal_tree_dict(tree) for tree in graph.goal_trees()]
+        return GoalTreeOut.all_of(graph.goal_trees())
 
 
 @router.get("/recent", summary="Recent decisions, newest first", response_model=list[NodeOut])
 def recent(site: SiteDep, limit: Limit = 5) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return nodes_list(graph.recent_decisions(limit))
+        return NodeOut.all_of(graph.recent_decisions(limit))
 
 
 @router.get(
@@ -206,7 +161,7 @@ def recent(site: SiteDep, limit: Limit = 5) -> list[dict[str, Any]]:
 )
 def current(site: SiteDep, ref: Ref, believe: Believe = BELIEVED) -> dict[str, Any]:
     with site.using() as graph:
-        return standing_dict(graph.current(ref, believe=believe))
+        return StandingOut.of(graph.current(ref, believe=believe)).dump()
 
 
 @router.get(
@@ -216,7 +171,7 @@ def current(site: SiteDep, ref: Ref, believe: Believe = BELIEVED) -> dict[str, A
 )
 def why(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [reached_dict(r) for r in graph.why(ref, max_depth=max_depth)]
+        return [ReachedOut.of(r).dump() for r in graph.why(ref, max_depth=max_depth)]
 
 
 @router.get(
@@ -226,7 +181,7 @@ def why(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[d
 )
 def impact(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [reached_dict(r) for r in graph.impact(ref, max_depth=max_depth)]
+        return [ReachedOut.of(r).dump() for r in graph.impact(ref, max_depth=max_depth)]
 
 
 @router.get(
@@ -236,7 +191,7 @@ def impact(site: SiteDep, ref: Ref, max_depth: Depth = DEFAULT_MAX_DEPTH) -> lis
 )
 def path(site: SiteDep, source: RefQuery, target: RefQuery) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return nodes_list(graph.path_between(source, target))
+        return NodeOut.all_of(graph.path_between(source, target))
 
 
 @router.get(
@@ -252,7 +207,7 @@ def explain(
     ],
 ) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [entry.to_dict() for entry in graph.decisions_for(path)]
+        return [PathDecisionsOut.of(entry).dump() for entry in graph.decisions_for(path)]
 
 
 @router.get(
@@ -266,7 +221,7 @@ def search(
     limit: Limit = 10,
 ) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [hit_dict(hit) for hit in graph.search(q, limit=limit)]
+        return [HitOut.of(hit).dump() for hit in graph.search(q, limit=limit)]
 
 
 @router.get(
@@ -281,7 +236,7 @@ def precedents(
     records: Annotated[bool, Query(description="Include decisions ingested from ADRs.")] = True,
 ) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [precedent_dict(p) for p in graph.precedents(q, k=k, records=records)]
+        return [PrecedentOut.of(p).dump() for p in graph.precedents(q, k=k, records=records)]
 
 
 @router.get(
@@ -300,15 +255,8 @@ def at(
     ],
     limit: Limit = 5,
 ) -> dict[str, Any]:
-    from decisis.model import format_time
-
     with site.using() as graph, graph.at(time) as view:
-        assert view.as_of is not None
-        return {
-            "as_of": format_time(view.as_of),
-            "goals": [goal_tree_dict(tree) for tree in view.goal_trees()],
-            "recent": nodes_list(view.recent_decisions(limit)),
-        }
+        return AtOut.of(view, limit).dump()
 
 
 @router.get(
@@ -320,7 +268,7 @@ def ledger(
     site: SiteDep, after: Annotated[int, Query(ge=0)] = 0, limit: Limit = 100
 ) -> list[dict[str, Any]]:
     with site.using() as graph:
-        return [event_dict(e) for e in islice(graph.events(after_seq=after), limit)]
+        return EventOut.all_of(list(islice(graph.events(after_seq=after), limit)))
 
 
 _BROKEN = {
@@ -335,7 +283,7 @@ _BROKEN = {
     responses={200: {"model": VerifyOut}, 409: _BROKEN},
 )
 def verify(site: SiteDep) -> JSONResponse:
-    report = verify_dict(site.verify())  # outside the lock: the replay takes seconds
+    report = VerifyOut.of(site.verify()).dump()  # outside the lock: the replay takes seconds
     return JSONResponse(report, status_code=200 if report["ok"] else 409)
 
 
@@ -349,7 +297,7 @@ def ask(site: SiteDep, body: AskBody) -> dict[str, Any]:
     from decisis.adr import ask as run
 
     with site.using() as graph:
-        return run(graph, body.question).to_dict()
+        return AnswerOut.of(run(graph, body.question)).dump()
 
 
 @router.post(
@@ -362,8 +310,8 @@ def corrections(site: SiteDep, body: CorrectionBody) -> dict[str, Any]:
 
     with site.using() as graph:
         if body.undo:
-            return teach.undo(graph, body.question).to_dict()
-        return teach.correct(graph, body.question, body.key).to_dict()
+            return CorrectionOut.of(teach.undo(graph, body.question)).dump()
+        return CorrectionOut.of(teach.correct(graph, body.question, body.key)).dump()
 
 
 @router.get(
@@ -375,7 +323,7 @@ def learned(site: SiteDep) -> dict[str, Any]:
     from decisis.adr import learned as run
 
     with site.using() as graph:
-        return run(graph)
+        return LearnedOut.of(run(graph)).dump()
 
 
 @router.get(
@@ -385,7 +333,7 @@ def learned(site: SiteDep) -> dict[str, Any]:
 )
 def tools(site: SiteDep) -> list[dict[str, Any]]:
     return [
-        {"name": spec.name, "description": spec.description, "input_schema": spec.schema}
+        ToolSpecOut(name=spec.name, description=spec.description, input_schema=spec.schema).dump()
         for spec in site.tools.specs.values()
     ]
 

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from decisis.adr import MAX_QUESTION_CHARS
 from decisis.errors import NotFound
 from decisis.files import affects_of, commits_of
-from decisis.forms import verify_dict
+from decisis.forms import VerifyOut
 from decisis.model import EdgeType, LinkState
 from decisis.web.access import safe_next
 from decisis.web.site import Site, site_of
@@ -211,7 +211,7 @@ def audit(
 ) -> str:
     """Whether the ledger verifies (all of it, every visit, outside the lock: ``Site.verify``),
     then ``limit`` of its events after seq ``after``, with links to the pages around."""
-    report = verify_dict(site.verify())
+    report = VerifyOut.of(site.verify()).dump()
     with site.using() as graph:
         events = list(islice(graph.events(after_seq=after), limit + 1))  # one more: is there?
         about = entities(graph, events[:limit])

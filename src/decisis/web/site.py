@@ -15,20 +15,13 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from decisis.errors import DecisisError, answer_for, error_body
+from decisis.forms import TEXT_PATTERN
 
 if TYPE_CHECKING:
     from decisis.agent.tools import Toolbox
     from decisis.graph import Graph, VerifyReport
 
 __all__ = ["TEXT_PATTERN", "Site", "error_response", "site_of"]
-
-# What ``str.isspace`` calls white space, spelt out: regular expression dialects disagree
-# on ``\s`` (Python's has U+001C-U+001F, ECMA's, which JSON Schema uses, lacks U+0085).
-_ASCII_SPACE = r"\u0009-\u000d\u001c-\u0020"
-_SPACE = _ASCII_SPACE + r"\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-# Text without NUL that holds something besides white space (what ``str.strip`` leaves
-# something of), as a pattern Python, pydantic (Rust) and JSON Schema read alike.
-TEXT_PATTERN = rf"^[^\u0000]*[^\u0000{_SPACE}][^\u0000]*$"
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""The arguments of each decision tool as pydantic models: one source for validation and schema.
+"""The arguments of each decision tool as pydantic models: one source for validation and
+schema; and the form of a tool's spec as the API lists it.
 
 The JSON Schemas the models produce are inlined (no ``$ref``) and closed
 (``additionalProperties: false``), because the OpenAI, Anthropic and MCP tool formats
@@ -12,6 +13,7 @@ from typing import Any, Literal, Self, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from decisis.adr import MAX_QUESTION_CHARS
+from decisis.forms._base import Form
 from decisis.plans.steps import MAX_PLAN_CHARS
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "StaleDependents",
     "SupersedeDecision",
     "ToolArgs",
+    "ToolSpecOut",
     "json_schema",
 ]
 
@@ -195,3 +198,9 @@ def json_schema(model: type[ToolArgs]) -> dict[str, Any]:
     for prop in schema.get("properties", {}).values():
         prop.pop("title", None)
     return dict(schema)
+
+
+class ToolSpecOut(Form):
+    name: str
+    description: str
+    input_schema: dict[str, Any] = Field(description="The tool's arguments as a JSON Schema.")
