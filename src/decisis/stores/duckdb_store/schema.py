@@ -165,7 +165,9 @@ def _refold(conn: duckdb.DuckDBPyConnection) -> None:
     from decisis.stores.duckdb_store import queries
     from decisis.stores.refold import refold
 
-    refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
+    refold(
+        conn, queries.QUERIES.graphs(conn), queries.QUERIES.events_page, stored_nodes, rewrite_node
+    )
 
 
 # The Merkle tree over the ledger and the checkpoints signed of it: derived data beside

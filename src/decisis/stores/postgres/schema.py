@@ -313,7 +313,7 @@ def _refold(conn: Conn) -> None:
     def write(c: Conn, graph: str, node: Node) -> None:
         c.execute(update, [*node_values(node)[1:], graph, node.id])
 
-    refold(conn, queries.graphs(conn), queries.events_page, stored, write)
+    refold(conn, queries.QUERIES.graphs(conn), queries.QUERIES.events_page, stored, write)
 
 
 # The Merkle tree over the ledger and the checkpoints signed of it: derived data beside

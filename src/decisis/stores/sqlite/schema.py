@@ -165,7 +165,9 @@ def _refold(conn: sqlite3.Connection) -> None:
     from decisis.stores.refold import refold
     from decisis.stores.sqlite import queries
 
-    refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
+    refold(
+        conn, queries.QUERIES.graphs(conn), queries.QUERIES.events_page, stored_nodes, rewrite_node
+    )
 
 
 # The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
