@@ -20,7 +20,7 @@ from decisis.model import Edge, EdgeType, Event, Node, NodeStatus, NodeType
 from decisis.stores import prefixes
 from decisis.stores.base import Direction, SearchHit, StorageCheck
 from decisis.stores.dbapi_writes import Connection
-from decisis.stores.sql_dialect import SqlDialect, live
+from decisis.stores.sql_dialect import SqlDialect, live, search_terms
 from decisis.stores.sqlite.rows import EDGE_FIELDS, NODE_FIELDS, columns
 
 __all__ = ["EDGE_COLUMNS", "NODE_COLUMNS", "SqlReads"]
@@ -193,11 +193,27 @@ class SqlReads(Generic[C]):
         rows = conn.execute("SELECT graph FROM heads ORDER BY graph").fetchall()
         return [str(row[0]) for row in rows]
 
-    @abstractmethod
     def search(
         self, conn: C, graph: str, text: str, *, limit: int, as_of: datetime | None
     ) -> list[SearchHit]:
-        """The backend's own full-text ranking."""
+        """The best ``limit`` live nodes (valid at ``as_of``) matching any word of ``text``,
+        by the backend's own ranking (``ranked``); none for text without words."""
+        terms = search_terms(text)
+        if not terms or limit <= 0:
+            return []
+        params: dict[str, Any] = {"graph": graph, "limit": limit}
+        timed = ""
+        if as_of is not None:
+            timed = "AND " + self.dialect.valid_at("n")
+            params["as_of"] = self.dialect.time_value(as_of)
+        return self.ranked(conn, terms, timed, params)
+
+    @abstractmethod
+    def ranked(
+        self, conn: C, terms: list[str], timed: str, params: dict[str, Any]
+    ) -> list[SearchHit]:
+        """``search`` in the backend's own full-text ranking: ``timed`` is the ``as_of``
+        filter on ``n`` (or empty), ``params`` holds ``graph``, ``limit`` and ``as_of``."""
 
     @abstractmethod
     def history(self, conn: C, graph: str, record_id: str, until: datetime | None) -> list[Event]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from decisis.model import Event, format_time
+from decisis.model import Event
 from decisis.stores.base import SearchHit, StorageCheck
 from decisis.stores.duckdb_store.rows import (
     DUCKDB,
@@ -21,9 +21,7 @@ from decisis.stores.duckdb_store.rows import (
     live,
     node_from_row,
     term_counts,
-    valid_at,
 )
-from decisis.stores.sql_dialect import search_terms
 from decisis.stores.sql_reads import SqlReads
 
 __all__ = ["BM25_B", "BM25_K1", "QUERIES", "DuckDBQueries"]
@@ -77,19 +75,11 @@ _HISTORY = f"""
 class DuckDBQueries(SqlReads[Conn]):
     """``SqlReads`` in DuckDB, with its BM25 search and index check."""
 
-    def search(
-        self, conn: Conn, graph: str, text: str, *, limit: int, as_of: datetime | None
+    def ranked(
+        self, conn: Conn, terms: list[str], timed: str, params: dict[str, Any]
     ) -> list[SearchHit]:
         """BM25 (label words weighted twice rationale words), any word matching (OR)."""
-        terms = search_terms(text)
-        if not terms or limit <= 0:
-            return []
-        params: dict[str, Any] = {"graph": graph, "terms": terms, "limit": limit}
-        timed = ""
-        if as_of is not None:
-            timed = "AND " + valid_at("n")
-            params["as_of"] = format_time(as_of)
-        rows = conn.execute(_SEARCH.format(timed=timed), params).fetchall()
+        rows = conn.execute(_SEARCH.format(timed=timed), params | {"terms": terms}).fetchall()
         return [SearchHit(node_from_row(row), float(row[-1])) for row in rows]
 
     def history(

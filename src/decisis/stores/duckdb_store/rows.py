@@ -11,12 +11,13 @@ parameter.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
-from decisis.model import format_time
-from decisis.stores.sql_dialect import SqlDialect, value_list, words
+from decisis.stores.sql_dialect import value_list, words
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
     NODE_FIELDS,
+    SQLITE,
     canonical_json,
     columns,
     edge_from_row,
@@ -54,21 +55,19 @@ EVENT_COLUMNS = (
 )
 EDGE_COLUMNS = columns("e", EDGE_FIELDS)
 
-DUCKDB = SqlDialect(
-    positional="?",
+DUCKDB = replace(
+    SQLITE,
     param_form="${}",
     member_form="list_contains({param}::VARCHAR[], {column})",
     list_value=value_list,
-    time_value=format_time,
-    node_from_row=node_from_row,
-    edge_from_row=edge_from_row,
-    event_from_row=event_from_row,
     event_columns=EVENT_COLUMNS,
     at='"at"',
+    one_direction_per_query=False,
+    endpoint_order="e.id",
     joins_only_to_filter=True,
 )
-"""DuckDB's spellings: ``$name`` parameters, lists as one ``VARCHAR[]``, times as the
-canonical text (the SQLite row shape)."""
+"""DuckDB's spellings: SQLite's row shape and readers (times as canonical text), with
+``$name`` parameters, lists as one ``VARCHAR[]`` and the ledger's ``"at"`` quoted."""
 valid_at = DUCKDB.valid_at
 
 

@@ -19,9 +19,7 @@ from decisis.stores.postgres.rows import (
     POSTGRES,
     event_from_row,
     node_from_row,
-    valid_at,
 )
-from decisis.stores.sql_dialect import search_terms
 from decisis.stores.sql_reads import SqlReads
 
 __all__ = ["PAYLOAD_NEW", "QUERIES", "PostgresQueries"]
@@ -64,20 +62,12 @@ _HISTORY = f"""
 class PostgresQueries(SqlReads[Conn]):
     """``SqlReads`` in PostgreSQL, with its text search and page checks."""
 
-    def search(
-        self, conn: Conn, graph: str, text: str, *, limit: int, as_of: datetime | None
+    def ranked(
+        self, conn: Conn, terms: list[str], timed: str, params: dict[str, Any]
     ) -> list[SearchHit]:
         """Rank with ``ts_rank`` (label weighted twice rationale), any word matching (OR)."""
-        terms = search_terms(text)
-        if not terms or limit <= 0:
-            return []
-        params: dict[str, Any] = {"graph": graph, "terms": terms, "limit": limit}
-        timed = ""
-        if as_of is not None:
-            timed = "AND " + valid_at("n")
-            params["as_of"] = as_of
         sql = _SEARCH.format(columns=NODE_COLUMNS, timed=timed)
-        rows = conn.execute(sql, params).fetchall()
+        rows = conn.execute(sql, params | {"terms": terms}).fetchall()
         return [SearchHit(node_from_row(row), float(row[-1])) for row in rows]
 
     def history(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from decisis.model import Event, format_time
+from decisis.model import Event
 from decisis.stores.base import MAX_SEQ, SearchHit, StorageCheck
 from decisis.stores.sql_dialect import live, search_terms
 from decisis.stores.sql_reads import NODE_COLUMNS, SqlReads
@@ -40,8 +40,10 @@ def fts_query(text: str) -> str | None:
     the query syntax. ``None`` when the text has no words.
     """
     terms = search_terms(text)
-    if not terms:
-        return None
+    return _fts(terms) if terms else None
+
+
+def _fts(terms: Sequence[str]) -> str:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
@@ -102,21 +104,14 @@ def _lenient_text(raw: bytes) -> str:
 class SqliteQueries(SqlReads[sqlite3.Connection]):
     """``SqlReads`` in SQLite, with FTS5 search and the file's own checks."""
 
-    def search(
-        self, conn: sqlite3.Connection, graph: str, text: str, *, limit: int, as_of: datetime | None
+    def ranked(
+        self, conn: sqlite3.Connection, terms: list[str], timed: str, params: dict[str, Any]
     ) -> list[SearchHit]:
         """Rank with bm25 (label weighted twice rationale); ``score = -bm25``, higher is better."""
-        query = fts_query(text)
-        if query is None or limit <= 0:
-            return []
-        params: dict[str, Any] = {"graph": graph, "query": query, "limit": limit}
-        timed = ""
-        if as_of is not None:
-            timed = "AND " + SQLITE.valid_at("n")
-            params["as_of"] = format_time(as_of)
-        fetch = min(2 * limit + 8, MAX_SEQ)  # room for a few matches the filters drop
+        params = params | {"query": _fts(terms)}
+        fetch = min(2 * params["limit"] + 8, MAX_SEQ)  # room for a few matches the filters drop
         rows = conn.execute(_SEARCH_TOP.format(timed=timed), params | {"fetch": fetch}).fetchall()
-        if not _top_is_whole(rows, limit, fetch):
+        if not _top_is_whole(rows, params["limit"], fetch):
             rows = conn.execute(_SEARCH_ALL.format(timed=timed), params).fetchall()
         return [
             SearchHit(node_from_row(row[: len(NODE_FIELDS)]), float(row[len(NODE_FIELDS)]))
