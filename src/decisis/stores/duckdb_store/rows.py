@@ -10,12 +10,14 @@ parameter.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
+from dataclasses import replace
 
+from decisis.stores.sql_dialect import value_list, words
 from decisis.stores.sqlite.rows import (
     EDGE_FIELDS,
     NODE_FIELDS,
+    SQLITE,
     canonical_json,
     columns,
     edge_from_row,
@@ -27,10 +29,10 @@ from decisis.stores.sqlite.rows import (
 )
 
 __all__ = [
+    "DUCKDB",
     "EDGE_COLUMNS",
     "EDGE_FIELDS",
     "EVENT_COLUMNS",
-    "MAX_SEARCH_TERMS",
     "NODE_COLUMNS",
     "NODE_FIELDS",
     "canonical_json",
@@ -41,7 +43,6 @@ __all__ = [
     "live",
     "node_from_row",
     "node_values",
-    "search_terms",
     "term_counts",
     "valid_at",
 ]
@@ -53,32 +54,30 @@ EVENT_COLUMNS = (
     "invalidated_at, invalidated_reason"
 )
 EDGE_COLUMNS = columns("e", EDGE_FIELDS)
-MAX_SEARCH_TERMS = 32
-# A word is a run of letters and digits, lower-cased: the words the other backends match.
-_WORD = re.compile(r"[^\W_]+")
 
-
-def search_terms(text: str) -> list[str]:
-    """The distinct words of ``text`` in order of appearance, at most ``MAX_SEARCH_TERMS``."""
-    return list(dict.fromkeys(_WORD.findall(text.lower())))[:MAX_SEARCH_TERMS]
+DUCKDB = replace(
+    SQLITE,
+    param_form="${}",
+    member_form="list_contains({param}::VARCHAR[], {column})",
+    list_value=value_list,
+    event_columns=EVENT_COLUMNS,
+    at='"at"',
+    one_direction_per_query=False,
+    endpoint_order="e.id",
+    joins_only_to_filter=True,
+)
+"""DuckDB's spellings: SQLite's row shape and readers (times as canonical text), with
+``$name`` parameters, lists as one ``VARCHAR[]`` and the ledger's ``"at"`` quoted."""
+valid_at = DUCKDB.valid_at
 
 
 def term_counts(label: str, rationale: str | None) -> tuple[dict[str, float], float]:
     """A node's words for the search index: each word's weighted count (a label word
     counts twice, a rationale word once) and the node's length counted the same way."""
-    in_label = _WORD.findall(label.lower())
-    in_rationale = _WORD.findall((rationale or "").lower())
+    in_label = words(label)
+    in_rationale = words(rationale or "")
     counts: Counter[str] = Counter()
     for word in in_label:
         counts[word] += 2
     counts.update(in_rationale)
     return {word: float(n) for word, n in counts.items()}, 2.0 * len(in_label) + len(in_rationale)
-
-
-def valid_at(alias: str, param: str = "as_of") -> str:
-    """SQL for ``Node.valid_at``: known by then, and holding in the world then."""
-    a, t = alias, f"${param}"
-    return (
-        f"({a}.recorded_at <= {t} AND {a}.valid_from <= {t}"
-        f" AND ({a}.valid_until IS NULL OR {t} < {a}.valid_until))"
-    )

@@ -16,17 +16,18 @@ tombstone mark, a status) into delete-and-insert pairs. The fold's rules, which
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import duckdb
 
-from decisis.errors import StoreError
-from decisis.model import format_time, utc_now
-from decisis.stores.duckdb_store.rows import term_counts
+from decisis.stores import sql_schema
+from decisis.stores.duckdb_store.rows import DUCKDB, term_counts
+from decisis.stores.sql_front import in_transaction
+from decisis.stores.sql_schema import ColumnTypes, Migrator
 
 __all__ = [
     "INDEX_TERMS",
     "MIGRATIONS",
+    "MIGRATOR",
     "SCHEMA_VERSION",
     "Migration",
     "index_node",
@@ -35,12 +36,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    statements: tuple[str, ...]
-    then: Callable[[duckdb.DuckDBPyConnection], None] | None = None  # a data step after them
+Migration = sql_schema.Migration[duckdb.DuckDBPyConnection]
+_TYPES = ColumnTypes("VARCHAR", "VARCHAR", "INTEGER", "BIGINT", "BLOB")
 
 
 _CORE = (
@@ -165,47 +162,9 @@ def _refold(conn: duckdb.DuckDBPyConnection) -> None:
     from decisis.stores.duckdb_store import queries
     from decisis.stores.refold import refold
 
-    refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
-
-
-# The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
-# the ledger, not in it (``decisis.stores.merkle``). A store from before them catches its
-# tree up on its first append or checkpoint.
-_MERKLE = (
-    """CREATE TABLE merkle_nodes (
-        graph VARCHAR NOT NULL,
-        level INTEGER NOT NULL,
-        idx BIGINT NOT NULL,
-        hash BLOB NOT NULL,
-        PRIMARY KEY (graph, level, idx)
-    )""",
-    """CREATE TABLE merkle_heads (
-        graph VARCHAR PRIMARY KEY,
-        size BIGINT NOT NULL,
-        frontier BLOB NOT NULL
-    )""",
-    """CREATE TABLE checkpoints (
-        graph VARCHAR NOT NULL,
-        size BIGINT NOT NULL,
-        signed_at VARCHAR NOT NULL,
-        key_id VARCHAR NOT NULL,
-        document VARCHAR NOT NULL,
-        PRIMARY KEY (graph, size, signed_at, key_id)
-    )""",
-)
-
-# What readers derive from the records and keep between processes (``decisis.stores.derived``):
-# per graph, space and item, a body and the digest of what it was made from. Not in the ledger.
-_DERIVED = (
-    """CREATE TABLE derived (
-        graph VARCHAR NOT NULL,
-        space VARCHAR NOT NULL,
-        item VARCHAR NOT NULL,
-        digest VARCHAR NOT NULL,
-        body VARCHAR NOT NULL,
-        PRIMARY KEY (graph, space, item)
-    )""",
-)
+    refold(
+        conn, queries.QUERIES.graphs(conn), queries.QUERIES.events_page, stored_nodes, rewrite_node
+    )
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -213,8 +172,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "full-text search: an inverted index of node words", _SEARCH, _index_existing),
     Migration(3, "vectors: float lists per graph, space and node", _VECTORS),
     Migration(4, "retirement follows the link's state (nodes refolded)", (), _refold),
-    Migration(5, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
-    Migration(6, "derived data kept by digest beside the graph", _DERIVED),
+    Migration(5, "Merkle tree over the ledger, and signed checkpoints", _TYPES.merkle()),
+    Migration(6, "derived data kept by digest beside the graph", _TYPES.derived()),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -237,48 +196,11 @@ def schema_version(conn: duckdb.DuckDBPyConnection) -> int:
     return int(row[0] or 0) if row is not None else 0
 
 
-def _refuse_newer(version: int, where: str) -> None:
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"{where} has schema version {version}, newer than this decisis knows "
-            f"({SCHEMA_VERSION}); upgrade decisis to open it"
-        )
+def _transact(
+    conn: duckdb.DuckDBPyConnection, work: Callable[[duckdb.DuckDBPyConnection], None]
+) -> None:
+    in_transaction(conn, "BEGIN TRANSACTION", work)
 
 
-def _apply(conn: duckdb.DuckDBPyConnection, migration: Migration) -> None:
-    """Apply one migration and its record in one transaction."""
-    conn.execute("BEGIN TRANSACTION")
-    try:
-        conn.execute(_RECORD_TABLE)
-        if schema_version(conn) < migration.version:
-            for statement in migration.statements:
-                conn.execute(statement)  # constants of this module, never user input
-            if migration.then is not None:
-                migration.then(conn)
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, format_time(utc_now())),
-            )
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
-def migrate(
-    conn: duckdb.DuckDBPyConnection, *, upto: int | None = None, where: str = "database"
-) -> int:
-    """Bring the schema up to ``upto`` (default: the newest); return the version reached.
-
-    A database newer than this code is refused with ``StoreError``: guessing at a
-    schema we do not know could corrupt it.
-    """
-    target = SCHEMA_VERSION if upto is None else upto
-    current = schema_version(conn)
-    _refuse_newer(current, where)
-    for migration in MIGRATIONS:
-        if current < migration.version <= target:
-            _apply(conn, migration)
-    reached = schema_version(conn)
-    _refuse_newer(reached, where)
-    return reached
+MIGRATOR = Migrator(MIGRATIONS, _RECORD_TABLE, DUCKDB, schema_version, _transact)
+migrate = MIGRATOR.migrate

@@ -80,10 +80,10 @@ def _connect(path: str) -> tuple[Conn, str | None]:
 class DuckDBStore(SqlFront[Conn]):
     """A ``Store`` in one DuckDB file (or in memory); opening migrates, never wipes."""
 
-    _queries = queries
+    _queries = queries.QUERIES
     _walks = walks
     _writes = writes
-    _tree = SqlTree("?", paged(queries.events_page))
+    _tree = SqlTree("?", paged(queries.QUERIES.events_page))
 
     def __init__(self, path: str | os.PathLike[str], *, url: str | None = None) -> None:
         self.path = os.fspath(path)

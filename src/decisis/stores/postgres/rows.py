@@ -17,7 +17,14 @@ from typing import Any
 from decisis.errors import IntegrityError
 from decisis.model import Edge, Event, EventKind, Node
 from decisis.stores.row_records import record_reader
-from decisis.stores.sqlite.rows import EDGE_FIELDS, NODE_FIELDS, canonical_json
+from decisis.stores.sql_dialect import SqlDialect, value_list
+from decisis.stores.sqlite.rows import (
+    EDGE_FIELDS,
+    EVENT_COLUMNS,
+    NODE_FIELDS,
+    canonical_json,
+    columns,
+)
 
 __all__ = [
     "EDGE_COLUMNS",
@@ -25,6 +32,7 @@ __all__ = [
     "EVENT_COLUMNS",
     "NODE_COLUMNS",
     "NODE_FIELDS",
+    "POSTGRES",
     "canonical_json",
     "columns",
     "edge_from_row",
@@ -37,28 +45,8 @@ __all__ = [
     "valid_at",
 ]
 
-EVENT_COLUMNS = (
-    "graph, seq, kind, entity, payload, at, prev_checksum, checksum, "
-    "invalidated_at, invalidated_reason"
-)
-
-
-def columns(alias: str, fields: Sequence[str]) -> str:
-    """``n.id, n.type, …``: a select list for ``fields`` of the table aliased ``alias``."""
-    return ", ".join(f"{alias}.{name}" for name in fields)
-
-
 NODE_COLUMNS = columns("n", NODE_FIELDS)
 EDGE_COLUMNS = columns("e", EDGE_FIELDS)
-
-
-def valid_at(alias: str, param: str = "as_of") -> str:
-    """SQL for ``Node.valid_at``: known by then, and holding in the world then."""
-    a, t = alias, f"%({param})s"
-    return (
-        f"({a}.recorded_at <= {t} AND {a}.valid_from <= {t}"
-        f" AND ({a}.valid_until IS NULL OR {t} < {a}.valid_until))"
-    )
 
 
 def records_json(fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
@@ -141,3 +129,23 @@ def event_from_row(row: Sequence[Any]) -> Event:
         raise IntegrityError(
             f"ledger entry {seq} of graph {graph!r} is unreadable: {exc}", seq
         ) from exc
+
+
+def _as_given(value: datetime) -> datetime:
+    return value
+
+
+POSTGRES = SqlDialect(
+    positional="%s",
+    param_form="%({})s",
+    member_form="{column} = ANY({param}::text[])",
+    list_value=value_list,
+    time_value=_as_given,
+    node_from_row=node_from_row,
+    edge_from_row=edge_from_row,
+    event_from_row=event_from_row,
+    event_columns=EVENT_COLUMNS,
+)
+"""PostgreSQL's spellings: ``%(name)s`` parameters, lists as one ``text[]``, times as
+``timestamptz`` values."""
+valid_at = POSTGRES.valid_at

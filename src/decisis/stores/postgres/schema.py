@@ -16,13 +16,14 @@ byte for byte (``jsonb`` would reorder keys and rewrite numbers).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 
-from decisis.errors import StoreError
+from decisis.stores import sql_schema
 from decisis.stores.postgres.queries import PAYLOAD_NEW
+from decisis.stores.postgres.rows import POSTGRES
+from decisis.stores.sql_schema import ColumnTypes, Migrator
 
 if TYPE_CHECKING:
     from decisis.model import Node
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MIGRATIONS",
     "MIGRATION_LOCK",
+    "MIGRATOR",
     "PAYLOAD_NEW",
     "SCHEMA_VERSION",
     "Migration",
@@ -43,12 +45,8 @@ Conn = psycopg.Connection[tuple[Any, ...]]
 MIGRATION_LOCK = 0x6465636973697300
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    statements: tuple[str, ...]
-    then: Callable[[Conn], None] | None = None  # a data step after the statements
+Migration = sql_schema.Migration[Conn]
+_TYPES = ColumnTypes('text COLLATE "C"', "text", "integer", "bigint", "bytea")
 
 
 _CORE = (
@@ -313,47 +311,7 @@ def _refold(conn: Conn) -> None:
     def write(c: Conn, graph: str, node: Node) -> None:
         c.execute(update, [*node_values(node)[1:], graph, node.id])
 
-    refold(conn, queries.graphs(conn), queries.events_page, stored, write)
-
-
-# The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
-# the ledger, not in it (``decisis.stores.merkle``). A store from before them catches its
-# tree up on its first append or checkpoint.
-_MERKLE = (
-    """CREATE TABLE merkle_nodes (
-        graph text COLLATE "C" NOT NULL,
-        level integer NOT NULL,
-        idx bigint NOT NULL,
-        hash bytea NOT NULL,
-        PRIMARY KEY (graph, level, idx)
-    )""",
-    """CREATE TABLE merkle_heads (
-        graph text COLLATE "C" PRIMARY KEY,
-        size bigint NOT NULL,
-        frontier bytea NOT NULL
-    )""",
-    """CREATE TABLE checkpoints (
-        graph text COLLATE "C" NOT NULL,
-        size bigint NOT NULL,
-        signed_at text COLLATE "C" NOT NULL,
-        key_id text COLLATE "C" NOT NULL,
-        document text COLLATE "C" NOT NULL,
-        PRIMARY KEY (graph, size, signed_at, key_id)
-    )""",
-)
-
-# What readers derive from the records and keep between processes (``decisis.stores.derived``):
-# per graph, space and item, a body and the digest of what it was made from. Not in the ledger.
-_DERIVED = (
-    """CREATE TABLE derived (
-        graph text COLLATE "C" NOT NULL,
-        space text COLLATE "C" NOT NULL,
-        item text COLLATE "C" NOT NULL,
-        digest text COLLATE "C" NOT NULL,
-        body text NOT NULL,
-        PRIMARY KEY (graph, space, item)
-    )""",
-)
+    refold(conn, queries.QUERIES.graphs(conn), queries.QUERIES.events_page, stored, write)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -363,8 +321,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "vectors: arrays per graph, space and node (pgvector when present)", _VECTORS),
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
     Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
-    Migration(7, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
-    Migration(8, "derived data kept by digest beside the graph", _DERIVED),
+    Migration(7, "Merkle tree over the ledger, and signed checkpoints", _TYPES.merkle()),
+    Migration(8, "derived data kept by digest beside the graph", _TYPES.derived()),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -384,49 +342,12 @@ def schema_version(conn: Conn) -> int:
     return int(found[0] or 0) if found is not None else 0
 
 
-def _refuse_newer(version: int, where: str) -> None:
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"{where} has schema version {version}, newer than this decisis knows "
-            f"({SCHEMA_VERSION}); upgrade decisis to open it"
-        )
-
-
-def _apply(conn: Conn, migration: Migration, where: str) -> None:
-    """Apply one migration and its record in one transaction, unless another process did."""
+def _locked(conn: Conn, work: Callable[[Conn], None]) -> None:
+    """``work`` in one transaction holding the migration lock (``conn`` in autocommit)."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute(_RECORD_TABLE)
-        current = schema_version(conn)
-        _refuse_newer(current, where)
-        if current < migration.version:
-            for statement in migration.statements:
-                conn.execute(statement)  # constants of this module, never user input
-            if migration.then is not None:
-                migration.then(conn)
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
-                (migration.version, migration.name),
-            )
+        work(conn)
 
 
-def migrate(
-    conn: Conn,
-    *,
-    upto: int | None = None,
-    where: str = "database",
-) -> int:
-    """Bring the schema up to ``upto`` (default: the newest); return the version reached.
-
-    ``conn`` must be in autocommit mode. A schema newer than this code is refused
-    with ``StoreError``: guessing at a schema we do not know could corrupt it.
-    """
-    target = SCHEMA_VERSION if upto is None else upto
-    current = schema_version(conn)
-    _refuse_newer(current, where)
-    for migration in MIGRATIONS:
-        if current < migration.version <= target:
-            _apply(conn, migration, where)
-    reached = schema_version(conn)
-    _refuse_newer(reached, where)
-    return reached
+MIGRATOR = Migrator(MIGRATIONS, _RECORD_TABLE, POSTGRES, schema_version, _locked)
+migrate = MIGRATOR.migrate

@@ -62,7 +62,7 @@ def _redacted(url: str) -> str:
 class PostgresStore(SqlFront[Conn]):
     """A ``Store`` on a PostgreSQL server; opening migrates, never wipes."""
 
-    _queries = queries
+    _queries = queries.QUERIES
     _walks = walks
     _writes = writes
     _tree = writes.TREE

@@ -81,7 +81,7 @@ __all__ = ["append", "append_committed", "lock_head", "read_head"]
 Conn = psycopg.Connection[tuple[Any, ...]]
 TreeHead = tuple[int, list[bytes]] | None
 # The Merkle tree's tables (``decisis.stores.merkle``), extended by every append.
-TREE = SqlTree("%s", paged(queries.events_page))
+TREE = SqlTree("%s", paged(queries.QUERIES.events_page))
 R = TypeVar("R", Node, Edge)
 
 _ID_SHAPE = re.compile(f"[{ID_ALPHABET}]{{{ID_LENGTH}}}", re.IGNORECASE).fullmatch

@@ -17,14 +17,17 @@ from decisis.model import (
     Event,
     EventKind,
     Node,
+    format_time,
     parse_time,
 )
 from decisis.stores.row_records import record_reader
+from decisis.stores.sql_dialect import SqlDialect, json_list, live
 
 __all__ = [
     "EDGE_FIELDS",
     "EVENT_COLUMNS",
     "NODE_FIELDS",
+    "SQLITE",
     "canonical_json",
     "columns",
     "edge_from_row",
@@ -78,19 +81,6 @@ EVENT_COLUMNS = (
 def columns(alias: str, fields: Sequence[str]) -> str:
     """``n.id, n.type, …``: a select list for ``fields`` of the table aliased ``alias``."""
     return ", ".join(f"{alias}.{name}" for name in fields)
-
-
-def valid_at(alias: str, param: str = "as_of") -> str:
-    """SQL for ``Node.valid_at``: known by then, and holding in the world then."""
-    a, t = alias, f":{param}"
-    return (
-        f"({a}.recorded_at <= {t} AND {a}.valid_from <= {t}"
-        f" AND ({a}.valid_until IS NULL OR {t} < {a}.valid_until))"
-    )
-
-
-def live(alias: str) -> str:
-    return f"{alias}.tombstoned_at IS NULL"
 
 
 def canonical_json(value: Any) -> str:
@@ -153,3 +143,24 @@ def event_from_row(row: Sequence[Any]) -> Event:
         raise IntegrityError(
             f"ledger entry {seq} of graph {graph!r} is unreadable: {exc}", seq
         ) from exc
+
+
+# Without ANALYZE statistics SQLite takes ``graph = ?`` for selective and would walk the
+# (graph, id) index for the ORDER BY; ``+e.id`` and one direction per query keep it on
+# the endpoint index (0.1 ms instead of 300 ms at a million edges).
+SQLITE = SqlDialect(
+    positional="?",
+    param_form=":{}",
+    member_form="{column} IN (SELECT value FROM json_each({param}))",
+    list_value=json_list,
+    time_value=format_time,
+    node_from_row=node_from_row,
+    edge_from_row=edge_from_row,
+    event_from_row=event_from_row,
+    event_columns=EVENT_COLUMNS,
+    one_direction_per_query=True,
+    endpoint_order="+e.id",
+)
+"""SQLite's spellings: ``:name`` parameters, lists as one JSON text read by ``json_each``,
+times as canonical text."""
+valid_at = SQLITE.valid_at

@@ -13,21 +13,25 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from decisis.errors import StoreError
-from decisis.model import format_time, utc_now
+from decisis.stores import sql_schema
+from decisis.stores.sql_schema import ColumnTypes, Migrator
 from decisis.stores.sqlite.queries import PAYLOAD_NEW
+from decisis.stores.sqlite.rows import SQLITE
 
-__all__ = ["MIGRATIONS", "PAYLOAD_NEW", "SCHEMA_VERSION", "Migration", "migrate", "schema_version"]
+__all__ = [
+    "MIGRATIONS",
+    "MIGRATOR",
+    "PAYLOAD_NEW",
+    "SCHEMA_VERSION",
+    "Migration",
+    "migrate",
+    "schema_version",
+]
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    statements: tuple[str, ...]
-    then: Callable[[sqlite3.Connection], None] | None = None
+Migration = sql_schema.Migration[sqlite3.Connection]
+_TYPES = ColumnTypes("TEXT", "TEXT", "INTEGER", "INTEGER", "BLOB", " WITHOUT ROWID")
 
 
 _CORE = (
@@ -165,47 +169,9 @@ def _refold(conn: sqlite3.Connection) -> None:
     from decisis.stores.refold import refold
     from decisis.stores.sqlite import queries
 
-    refold(conn, queries.graphs(conn), queries.events_page, stored_nodes, rewrite_node)
-
-
-# The Merkle tree over the ledger and the checkpoints signed of it: derived data beside
-# the ledger, not in it (``decisis.stores.merkle``). A store from before them catches its
-# tree up on its first append or checkpoint.
-_MERKLE = (
-    """CREATE TABLE merkle_nodes (
-        graph TEXT NOT NULL,
-        level INTEGER NOT NULL,
-        idx INTEGER NOT NULL,
-        hash BLOB NOT NULL,
-        PRIMARY KEY (graph, level, idx)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE merkle_heads (
-        graph TEXT PRIMARY KEY,
-        size INTEGER NOT NULL,
-        frontier BLOB NOT NULL
-    )""",
-    """CREATE TABLE checkpoints (
-        graph TEXT NOT NULL,
-        size INTEGER NOT NULL,
-        signed_at TEXT NOT NULL,
-        key_id TEXT NOT NULL,
-        document TEXT NOT NULL,
-        PRIMARY KEY (graph, size, signed_at, key_id)
-    )""",
-)
-
-# What readers derive from the records and keep between processes (``decisis.stores.derived``):
-# per graph, space and item, a body and the digest of what it was made from. Not in the ledger.
-_DERIVED = (
-    """CREATE TABLE derived (
-        graph TEXT NOT NULL,
-        space TEXT NOT NULL,
-        item TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        body TEXT NOT NULL,
-        PRIMARY KEY (graph, space, item)
-    ) WITHOUT ROWID""",
-)
+    refold(
+        conn, queries.QUERIES.graphs(conn), queries.QUERIES.events_page, stored_nodes, rewrite_node
+    )
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -215,8 +181,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "unjudged links by rule, for rule.trusted", _RULE_LINKS),
     Migration(5, "ledger entries by the record a payload names new, for history", _LEDGER_NEW),
     Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
-    Migration(7, "Merkle tree over the ledger, and signed checkpoints", _MERKLE),
-    Migration(8, "derived data kept by digest beside the graph", _DERIVED),
+    Migration(7, "Merkle tree over the ledger, and signed checkpoints", _TYPES.merkle()),
+    Migration(8, "derived data kept by digest beside the graph", _TYPES.derived()),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -238,28 +204,12 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
-def _refuse_newer(version: int, where: str) -> None:
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"{where} has schema version {version}, newer than this decisis knows "
-            f"({SCHEMA_VERSION}); upgrade decisis to open it"
-        )
-
-
-def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
-    """Apply one migration and its record in one transaction, unless another process did."""
+def _immediate(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], None]) -> None:
+    """``work`` in one ``BEGIN IMMEDIATE`` transaction (a failed statement may have ended
+    it already, so the rollback asks first)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute(_RECORD_TABLE)
-        if schema_version(conn) < migration.version:
-            for statement in migration.statements:
-                conn.execute(statement)
-            if migration.then is not None:
-                migration.then(conn)
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, format_time(utc_now())),
-            )
+        work(conn)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -267,18 +217,5 @@ def _apply(conn: sqlite3.Connection, migration: Migration) -> None:
         raise
 
 
-def migrate(conn: sqlite3.Connection, *, upto: int | None = None, where: str = "database") -> int:
-    """Bring the schema up to ``upto`` (default: the newest); return the version reached.
-
-    A database newer than this code is refused with ``StoreError``: guessing at a
-    schema we do not know could corrupt it.
-    """
-    target = SCHEMA_VERSION if upto is None else upto
-    current = schema_version(conn)
-    _refuse_newer(current, where)
-    for migration in MIGRATIONS:
-        if current < migration.version <= target:
-            _apply(conn, migration)
-    reached = schema_version(conn)
-    _refuse_newer(reached, where)
-    return reached
+MIGRATOR = Migrator(MIGRATIONS, _RECORD_TABLE, SQLITE, schema_version, _immediate)
+migrate = MIGRATOR.migrate

@@ -169,10 +169,10 @@ def _in_savepoint(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection],
 class SQLiteStore(SqlFront[sqlite3.Connection]):
     """A ``Store`` in one SQLite file (or ``:memory:``); opening migrates, never wipes."""
 
-    _queries = queries
+    _queries = queries.QUERIES
     _walks = walks
     _writes = writes
-    _tree = SqlTree("?", paged(queries.events_page))
+    _tree = SqlTree("?", paged(queries.QUERIES.events_page))
 
     def __init__(
         self,
