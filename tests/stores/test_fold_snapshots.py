@@ -13,7 +13,7 @@ import pytest
 
 from decisis.errors import StoreError
 from decisis.stores import Store, open_store
-from decisis.stores.fold_snapshots import INDEX_SPACE, STATE_SPACE, marks
+from decisis.stores.fold_snapshots import INDEX_SPACE, STATE_SPACE, forget_decoded, marks
 from decisis.stores.past_view import view_at
 from decisis.stores.replay import verify
 from tests.stores.helpers import BACKENDS, G, at
@@ -39,6 +39,7 @@ def _snapshot_taken(store: Store) -> int:
     seq = len(list(store.events(G, until=LATE))) // EVERY * EVERY
     assert seq >= 2 * EVERY
     assert [m.seq for m in marks(store, G)] == [seq]
+    forget_decoded()  # what follows reads the kept bodies, as a new process would
     return seq
 
 
@@ -131,6 +132,18 @@ def test_a_missing_state_body_is_passed_over(store: Store) -> None:
     seq = _snapshot_taken(store)
     store.delete_derived(G, STATE_SPACE)
     same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    assert [m.seq for m in marks(store, G)] == [seq]
+
+
+def test_a_state_remembered_in_the_process_is_used_only_for_its_mark(store: Store) -> None:
+    """Reading the snapshot again in the same process copies the state decoded before,
+    folding on the copy; a mark that names another body (edited) reads the store again."""
+    seq = _snapshot_taken(store)
+    for _ in range(2):  # decoded, then remembered: the same answer, the copy untouched
+        same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    _edit_state(store, "renamed", rehash=True)  # a mark and body that agree, but edited
+    view = view_at(store, G, LATE, every=EVERY)
+    assert any("RENAMED" in n.label for n in view.nodes(G, include_tombstoned=True))
     assert [m.seq for m in marks(store, G)] == [seq]
 
 

@@ -17,13 +17,25 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import threading
+import weakref
 from collections import defaultdict
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
 
 from decisis.errors import DecisisError
-from decisis.model import Edge, Node, format_time, parse_time
+from decisis.model import (
+    Edge,
+    EdgeType,
+    LinkState,
+    Node,
+    NodeStatus,
+    NodeType,
+    format_time,
+    parse_time,
+)
 from decisis.stores.base import Store
 from decisis.stores.fold import GraphState
 
@@ -33,7 +45,9 @@ __all__ = [
     "KEEP",
     "STATE_SPACE",
     "Mark",
+    "copy_state",
     "forget",
+    "forget_decoded",
     "keep",
     "load",
     "marks",
@@ -42,8 +56,10 @@ __all__ = [
 FORMAT = "fold-snapshot@1"
 INDEX_SPACE = f"{FORMAT}:index"
 STATE_SPACE = f"{FORMAT}:state"
-KEEP = 8
-"""Snapshots kept per graph (the newest by seq): each holds every record, so they are few."""
+R = TypeVar("R", Node, Edge)
+KEEP = 4
+"""Snapshots kept per graph (the newest by seq): each holds every record (about 20 MB at
+100,000 entries of ``bench/bench_at.py``), so they are few."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,36 +76,98 @@ class Mark:
         return f"{self.seq:019d}"
 
 
+_TIMES = frozenset({"valid_from", "valid_until", "recorded_at", "updated_at", "tombstoned_at"})
+
+
+def _from_text(text: str) -> datetime:
+    """A time ``format_time`` wrote, read back as UTC (``parse_time`` does more)."""
+    parsed = datetime.fromisoformat(text)
+    if parsed.tzinfo is not UTC:
+        raise ValueError(f"{text!r} is not a UTC time")
+    return parsed
+
+
 def _anchor(graph: str, seq: int, checksum: str) -> str:
     """The digest a mark is kept under: the ledger entry it belongs to, in this format."""
     return hashlib.sha256(f"{FORMAT}\0{graph}\0{seq}\0{checksum}".encode()).hexdigest()
 
 
 def encode(state: GraphState) -> str:
-    """The state's records in their dict order (adjacency is rebuilt from the edges' order,
-    which is the order they were added in, as the fold appended them)."""
-    nodes = [n.to_dict() for n in state.nodes.values()]
-    edges = [e.to_dict() for e in state.edges.values()]
-    return json.dumps({"nodes": nodes, "edges": edges}, ensure_ascii=False, separators=(",", ":"))
+    """The state's records as rows of their fields, in their dict order (adjacency is
+    rebuilt from the edges' order, which is the order they were added in, as the fold
+    appended them); the field names lead, so a record of other fields never decodes."""
+    return json.dumps(
+        {
+            "node_fields": _NODE.names,
+            "edge_fields": _EDGE.names,
+            "nodes": [_NODE.row(n) for n in state.nodes.values()],
+            "edges": [_EDGE.row(e) for e in state.edges.values()],
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
 
 
 def decode(body: str) -> GraphState:
     """The state ``encode`` wrote; ``ValueError``, ``TypeError``, ``KeyError`` or
     ``DecisisError`` for a body that is not one."""
     data = json.loads(body)
+    if data["node_fields"] != list(_NODE.names) or data["edge_fields"] != list(_EDGE.names):
+        raise ValueError("the snapshot's records have other fields")
     state = GraphState()
-    for raw in data["nodes"]:
-        node = Node.from_dict(raw)
-        state.nodes[node.id] = node
+    nodes = state.nodes
+    for row in data["nodes"]:
+        node = _NODE.record(row)
+        nodes[node.id] = node
     out: dict[str, list[str]] = defaultdict(list)
     into: dict[str, list[str]] = defaultdict(list)
-    for raw in data["edges"]:
-        edge = Edge.from_dict(raw)
-        state.edges[edge.id] = edge
+    edges = state.edges
+    for row in data["edges"]:
+        edge = _EDGE.record(row)
+        edges[edge.id] = edge
         out[edge.source].append(edge.id)
         into[edge.target].append(edge.id)
     state.out_edges, state.in_edges = out, into
     return state
+
+
+class _Rows(Generic[R]):
+    """One record class as rows of JSON values and back. Back is built field by field
+    without the constructor's checks: a body is read only when it hashes to its mark, and
+    what was hashed was written from records the fold had built and checked."""
+
+    def __init__(self, cls: type[R], enums: dict[str, type[StrEnum]]) -> None:
+        self.cls: type[R] = cls
+        self.names = tuple(f.name for f in fields(cls))
+        self._setters = [getattr(cls, name).__set__ for name in self.names]
+        self._times = [i for i, name in enumerate(self.names) if name in _TIMES]
+        self._enums = [(i, enums[name]) for i, name in enumerate(self.names) if name in enums]
+
+    def row(self, record: R) -> list[Any]:
+        values: list[Any] = [getattr(record, name) for name in self.names]
+        for i in self._times:
+            if values[i] is not None:
+                values[i] = format_time(values[i])
+        for i, _ in self._enums:
+            values[i] = values[i].value
+        return values
+
+    def record(self, row: list[Any]) -> R:
+        if len(row) != len(self.names):
+            raise ValueError(f"a {self.cls.__name__} row of {len(row)} fields")
+        for i in self._times:
+            if row[i] is not None:
+                row[i] = _from_text(row[i])
+        for i, enum in self._enums:
+            row[i] = enum(row[i])
+        record: R = self.cls.__new__(self.cls)
+        for setter, value in zip(self._setters, row, strict=True):
+            setter(record, value)
+        return record
+
+
+_NODE = _Rows(Node, {"type": NodeType, "status": NodeStatus})
+_EDGE = _Rows(Edge, {"type": EdgeType, "state": LinkState})
 
 
 def marks(store: Store, graph: str) -> list[Mark]:
@@ -108,15 +186,68 @@ def marks(store: Store, graph: str) -> list[Mark]:
 
 def load(store: Store, graph: str, mark: Mark) -> GraphState | None:
     """The state ``mark`` names, or ``None`` when its body is missing, does not hash to the
-    mark's SHA-256 (edited behind decisis's back) or does not decode."""
+    mark's SHA-256 (edited behind decisis's back) or does not decode. The last one this
+    process decoded from ``store`` is kept in memory (``_Decoded``) and handed out again,
+    copied, while the mark still names it."""
+    kept = _DECODED.recall(store, graph, mark)
+    if kept is not None:
+        return kept
     body = store.get_derived(graph, STATE_SPACE, [mark.item], digests={mark.item: mark.sha})
     text = body.get(mark.item)
     if text is None or hashlib.sha256(text.encode()).hexdigest() != mark.sha:
         return None
     try:
-        return decode(text)
+        state = decode(text)
     except (ValueError, TypeError, KeyError, DecisisError):
         return None
+    _DECODED.remember(store, graph, mark, state)
+    return state
+
+
+def copy_state(state: GraphState) -> GraphState:
+    """A state to fold on without touching ``state``: the records are immutable, so only
+    the mappings and adjacency lists are copied."""
+    return GraphState(
+        nodes=dict(state.nodes),
+        edges=dict(state.edges),
+        out_edges=defaultdict(list, {k: list(v) for k, v in state.out_edges.items()}),
+        in_edges=defaultdict(list, {k: list(v) for k, v in state.in_edges.items()}),
+    )
+
+
+class _Decoded:
+    """The last snapshot decoded from each open store, per process: building every record
+    is most of what loading a snapshot costs, so a process that looks back again (a server
+    answering ``at`` requests) copies it instead. Held only as long as the store object
+    lives, one snapshot a store; keyed by the mark's seq and SHA-256, so a state is reused
+    only for the body it was decoded from."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: weakref.WeakKeyDictionary[Any, tuple[tuple[str, str, str], GraphState]]
+        self._states = weakref.WeakKeyDictionary()
+
+    def recall(self, store: Store, graph: str, mark: Mark) -> GraphState | None:
+        with self._lock:
+            try:
+                key, state = self._states[store]
+            except (KeyError, TypeError):
+                return None
+        return copy_state(state) if key == (graph, mark.item, mark.sha) else None
+
+    def remember(self, store: Store, graph: str, mark: Mark, state: GraphState) -> None:
+        mine = copy_state(state)
+        with self._lock, contextlib.suppress(TypeError):  # a store that takes no weak ref
+            self._states[store] = ((graph, mark.item, mark.sha), mine)
+
+    def clear(self) -> None:
+        """Forget every decoded state (tests: as a new process would start)."""
+        with self._lock:
+            self._states.clear()
+
+
+_DECODED = _Decoded()
+forget_decoded = _DECODED.clear
 
 
 def keep(
@@ -139,6 +270,7 @@ def keep(
             forget(store, graph, old)
     except DecisisError:
         return None
+    _DECODED.remember(store, graph, mark, state)
     return mark
 
 
