@@ -13,7 +13,14 @@ import pytest
 
 from decisis.errors import StoreError
 from decisis.stores import Store, open_store
-from decisis.stores.fold_snapshots import INDEX_SPACE, STATE_SPACE, forget_decoded, marks
+from decisis.stores.fold_snapshots import (
+    INDEX_SPACE,
+    STATE_SPACE,
+    Mark,
+    crowded,
+    forget_decoded,
+    marks,
+)
 from decisis.stores.past_view import view_at
 from decisis.stores.replay import verify
 from tests.stores.helpers import BACKENDS, G, at
@@ -166,3 +173,15 @@ def test_a_read_only_file_answers_alike_and_keeps_nothing(tmp_path: Path) -> Non
     with read_only_copy(path, tmp_path) as copy, open_store(f"sqlite:///{copy}") as store:
         same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
         assert store.derived_spaces(G) == {}
+
+
+def test_the_snapshots_kept_stay_spread_over_the_history() -> None:
+    def mark(seq: int) -> Mark:
+        return Mark(seq, "c", at(0), "s")
+
+    kept = [mark(s) for s in (1000, 2000, 3000, 4000)]
+    assert crowded(kept, keeping=4000) == []
+    assert [m.seq for m in crowded([*kept, mark(5000)], keeping=5000)] == [1000]
+    # one kept far back, where a reader looked: the bunch at the end thins instead
+    bunch = [mark(s) for s in (90_000, 91_000, 92_000, 93_000)]
+    assert [m.seq for m in crowded([mark(10_000), *bunch], keeping=10_000)] == [91_000]

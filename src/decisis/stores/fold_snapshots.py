@@ -46,6 +46,7 @@ __all__ = [
     "STATE_SPACE",
     "Mark",
     "copy_state",
+    "crowded",
     "forget",
     "forget_decoded",
     "keep",
@@ -58,8 +59,8 @@ INDEX_SPACE = f"{FORMAT}:index"
 STATE_SPACE = f"{FORMAT}:state"
 R = TypeVar("R", Node, Edge)
 KEEP = 4
-"""Snapshots kept per graph (the newest by seq): each holds every record (about 20 MB at
-100,000 entries of ``bench/bench_at.py``), so they are few."""
+"""Snapshots kept per graph (spread out: ``crowded``): each holds every record (about 20 MB
+at 100,000 entries of ``bench/bench_at.py``), so they are few."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,12 +267,29 @@ def keep(
     try:
         store.put_derived(graph, STATE_SPACE, {mark.item: (sha, body)})
         store.put_derived(graph, INDEX_SPACE, {mark.item: (_anchor(graph, seq, checksum), index)})
-        for old in marks(store, graph)[KEEP:]:
+        for old in crowded(marks(store, graph), keeping=seq):
             forget(store, graph, old)
     except DecisisError:
         return None
     _DECODED.remember(store, graph, mark, state)
     return mark
+
+
+def crowded(kept: list[Mark], *, keeping: int) -> list[Mark]:
+    """The marks to drop so that ``KEEP`` stay, never the one at ``keeping`` (just kept):
+    each time the one nearest the mark below it (seq 0 below the first), so those left
+    stay spread over the history looked back at rather than bunched at its end."""
+    left = sorted(kept, key=lambda m: m.seq)
+    dropped: list[Mark] = []
+    while len(left) > KEEP:
+        gaps = [
+            (m.seq - (left[i - 1].seq if i else 0), i)
+            for i, m in enumerate(left)
+            if m.seq != keeping
+        ]
+        _, i = min(gaps)
+        dropped.append(left.pop(i))
+    return dropped
 
 
 def forget(store: Store, graph: str, mark: Mark) -> None:
