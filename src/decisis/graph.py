@@ -911,11 +911,13 @@ class Graph:
     def at(self, when: datetime | str) -> Graph:
         """A read-only view of the graph as it stood at ``when``: the ledger replayed up to
         then, and only records valid then walked through (a moment before the first time
-        there is, "0001-01-01T00:00+01:00", is that first time)."""
-        from decisis.stores.replay import snapshot
+        there is, "0001-01-01T00:00+01:00", is that first time). The replay starts from
+        the nearest snapshot kept in the store (``decisis.stores.past``), and the view reads
+        the ledger itself from this graph's store when first asked for it."""
+        from decisis.stores.past_view import view_at
 
         moment = parse_time(when, "when", clamp=True)
-        view = snapshot(self.store.events(self.name, until=moment), self.name)
+        view = view_at(self.store, self.name, moment)
         return Graph(view, self.name, agent=self.agent, as_of=moment, owns_store=True)
 
     def export(self, format: str = "json") -> str:

@@ -98,10 +98,13 @@ class ChainBreak:
     reason: str
 
 
-def check_chain(events: Iterable[Event]) -> tuple[int, ChainBreak | None]:
-    """Walk events in storage order; return how many were read and the first break, if any."""
-    expected_seq = 1
-    prev = GENESIS
+def check_chain(
+    events: Iterable[Event], *, after: tuple[int, str] = (0, GENESIS)
+) -> tuple[int, ChainBreak | None]:
+    """Walk events in storage order; return how many were read and the first break, if any.
+    ``after``: the (seq, checksum) of the entry the walk starts behind (a trusted prefix)."""
+    expected_seq = after[0] + 1
+    prev = after[1]
     count = 0
     for event in events:
         count += 1

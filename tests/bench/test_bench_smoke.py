@@ -29,6 +29,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("writers_corrections.py", ["--quick"], "| store"),
         ("soak.py", ["--seconds", "3"], "| writer"),
         ("bench_files.py", ["--quick", "--rounds", "1"], "| decisions"),
+        ("bench_at.py", ["--quick", "--sizes", "1500", "--rounds", "1"], "| entries"),
     ],
 )
 def test_quick_mode_completes(script: str, args: list[str], header: str) -> None:

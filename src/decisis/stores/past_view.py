@@ -1,0 +1,116 @@
+"""``view_at``: a memory store holding a graph as it stood at a moment, for ``Graph.at``.
+
+Its tables come from ``past.state_at`` (a kept snapshot and the entries after it). Its
+ledger (``events``, ``history``, the Merkle tree, ``append``) is the same prefix a full
+replay installs, tombstone marks recomputed within it, but read from the source store
+only when first asked for: most questions to the past read the tables alone. So the
+source must stay open while the view's ledger is first read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from decisis.errors import IntegrityError
+from decisis.ledger import check_chain
+from decisis.model import Event, EventDraft
+from decisis.stores.base import Store
+from decisis.stores.fold import GraphState
+from decisis.stores.memory import MemoryStore, _Graph
+from decisis.stores.past import EVERY, leading_run, state_at
+
+__all__ = ["PastStore", "view_at"]
+
+
+def view_at(store: Store, graph: str, moment: datetime, *, every: int = EVERY) -> PastStore:
+    """``graph`` of ``store`` as it stood when its ledger reached ``moment``."""
+    state, head = state_at(store, graph, moment, every=every)
+    return PastStore(store, graph, moment, state, head)
+
+
+class PastStore(MemoryStore):
+    """A memory store whose one graph's ledger is loaded from ``source`` on first read."""
+
+    def __init__(
+        self,
+        source: Store,
+        graph: str,
+        moment: datetime,
+        state: GraphState,
+        head: tuple[int, str],
+    ) -> None:
+        super().__init__(f"memory://snapshot/{graph}")
+        self._source, self._name, self._moment = source, graph, moment
+        self._ledger_read = head[0] == 0
+        if head[0]:
+            data = _Graph()
+            data.state.nodes.update(state.nodes)  # plain updates: no batch is open
+            data.state.edges.update(state.edges)
+            data.state.out_edges.update(state.out_edges)
+            data.state.in_edges.update(state.in_edges)
+            data.head = head
+            self._graphs[graph] = data
+
+    def _read_ledger(self) -> None:
+        """Install the prefix up to the head as a full replay would: entries as stored,
+        chain checked, marks only from the tombstones within it."""
+        with self._lock:
+            if self._ledger_read:
+                return
+            data = self._graph(self._name)
+            seq, checksum = data.head
+            run = leading_run(self._source.events(self._name, until=self._moment))[:seq]
+            entries = [replace(e, invalidated_at=None, invalidated_reason=None) for e in run]
+            _, broken = check_chain(entries)
+            if broken is not None:
+                raise IntegrityError(f"seq {broken.seq}: {broken.reason}", broken.seq)
+            if len(entries) != seq or entries[-1].checksum != checksum:
+                raise IntegrityError(f"the ledger no longer holds seq {seq} as it was read", seq)
+            self._record(data, entries)
+            self._ledger_read = True
+
+    # every read of the ledger, and every write (which extends it), reads it first
+    def append(
+        self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
+    ) -> list[Event]:
+        self._read_ledger()
+        return super().append(graph, drafts, after_seq=after_seq)
+
+    def load_ledger(self, graph: str, events: Any) -> int:
+        self._read_ledger()
+        return super().load_ledger(graph, events)
+
+    def events(
+        self, graph: str, *, after_seq: int = 0, until: datetime | None = None
+    ) -> Iterator[Event]:
+        self._read_ledger()
+        return super().events(graph, after_seq=after_seq, until=until)
+
+    def history(self, graph: str, record_id: str, *, until: datetime | None = None) -> list[Event]:
+        self._read_ledger()
+        return super().history(graph, record_id, until=until)
+
+    def graphs(self) -> list[str]:
+        self._read_ledger()
+        return super().graphs()
+
+    def tree_size(self, graph: str) -> int:
+        self._read_ledger()
+        return super().tree_size(graph)
+
+    def tree_hashes(
+        self, graph: str, keys: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], bytes]:
+        self._read_ledger()
+        return super().tree_hashes(graph, keys)
+
+    def catch_up_tree(self, graph: str) -> int:
+        self._read_ledger()
+        return super().catch_up_tree(graph)
+
+    def put_checkpoint(self, graph: str, checkpoint: Mapping[str, Any]) -> None:
+        self._read_ledger()
+        super().put_checkpoint(graph, checkpoint)
