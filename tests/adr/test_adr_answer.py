@@ -344,6 +344,35 @@ def test_a_question_is_about_the_part_by_words_or_by_meaning(
     assert _about_the_part(match, meaning, "old", "new") is about
 
 
+def test_a_record_saying_it_replaced_part_of_another_answers_only_for_that_part(
+    tmp_path: Path,
+) -> None:
+    """ "This ADR in part supersedes ADR 1": a stated link, and still one for a part. A
+    question on what ADR 1 still decides (its DNS names) stays with ADR 1; one on the part
+    ADR 2 took over (the address ranges) walks there."""
+    team = tmp_path / "team"
+    team.mkdir()
+    (team / "001-network-layout.md").write_text(
+        "# 1. Network layout\n\nDate: 2019-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+        "Team subnets take their address ranges from 10.0.0.0/8. Internal DNS names end in "
+        "the suffix .internal and are served by Route 53 resolvers.\n",
+        encoding="utf-8",
+    )
+    (team / "002-new-address-ranges.md").write_text(
+        "# 2. New address ranges\n\nDate: 2021-01-01\n\n## Status\n\nAccepted\n\n"
+        "## Decision\n\nThis ADR in part supersedes [ADR 1](001-network-layout.md): team "
+        "subnets take their address ranges from 172.16.0.0/12 from now on.\n",
+        encoding="utf-8",
+    )
+    walked = replace(DEFAULT_SETTINGS, abstain_below=0.0)
+    with decisis.open(f"sqlite:///{tmp_path / 'n.db'}") as g:
+        ingest(g, team)
+        ranges = ask(g, "Which address ranges do team subnets take?", walked)
+        dns = ask(g, "Which suffix do internal DNS names end in, and what serves them?", walked)
+    assert ranges.answer == "team:002"
+    assert dns.chain == ["team:001"]
+
+
 def test_a_confirmed_partial_link_still_speaks_only_for_its_part(
     tmp_path: Path, corpus: Path
 ) -> None:

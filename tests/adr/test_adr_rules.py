@@ -420,3 +420,33 @@ def test_what_is_split_out_is_replaced_in_part(
     found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
     assert [(p.old, p.new) for p in found] == [("team:020", "team:022")] * len(expected)
     assert [p.partial for p in found] == expected
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "linked"),
+    [
+        (  # "persistence" is the noun of "persist", which the stemmer keeps apart
+            (
+                "Persist sessions",
+                "We persist sessions. Persistence is on disk. Persistence is fast.",
+            ),
+            "We drop the session persistence from the gateway.",
+            True,
+        ),
+        (  # "functionality" is not the noun of "function": its meaning moves
+            ("Function triggers", "A function per queue. Function names. Function logs."),
+            "We will build new functionality to replace the old gateway.",
+            False,
+        ),
+    ],
+    ids=["noun-of-verb", "other-meaning"],
+)
+def test_names_replaced_reads_the_noun_of_a_title_verb(
+    write: WriteFn, team: Path, old: tuple[str, str], new: str, linked: bool
+) -> None:
+    _filler(write)
+    _notes(write, 30)
+    write("020-old.md", _record(20, old[0], "2019-06-01", old[1]))
+    write("022-new.md", _record(22, "Gateway changes", "2021-01-01", new))
+    expected = [("team:020", "team:022")] if linked else []
+    assert _proposals(team, "names-replaced") == expected

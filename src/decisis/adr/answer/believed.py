@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from decisis.adr.answer.settings import DEFAULT_SETTINGS
-from decisis.adr.answer.walk import pair_belief
+from decisis.adr.answer.walk import pair_belief, pair_partial
 from decisis.adr.link.view import view_of
 from decisis.graph import Graph
 from decisis.model import Edge
@@ -46,7 +46,7 @@ def believed_links(
         if belief + 1e-9 < threshold:
             continue
         rules = tuple(sorted({str(e.metadata.get("rule")) for e in edges}))
-        partial = any(bool(e.metadata.get("partial")) for e in edges)
+        partial = pair_partial(edges)
         out.append(BelievedLink(old, new, round(belief, 4), rules, partial))
     out += through(out, threshold)
     return sorted(out, key=lambda link: (-link.belief, link.old, link.new))

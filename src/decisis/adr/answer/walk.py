@@ -9,10 +9,11 @@ uses the subject the rule read as replaced (``names_asked``: "the manager cluste
 which the newer record calls "our management cluster"): a record that
 replaced another *in part*
 (a later record on node scaling replacing one paragraph of a cluster record) is
-not where a question about the other part should end. A link a rule inferred for part of
-a record is walked only when the question is about that part (``_about_the_part``),
-confirmed or not. Cycles (two records naming each other) stop the walk at the first
-repeat.
+not where a question about the other part should end. A link for part of a record is
+walked only when the question is about that part (``_about_the_part``), whether a rule
+inferred it, a correction confirmed it or the newer record says so ("This ADR in part
+supersedes 0003"): for the rest, the older record still answers. Cycles (two records
+naming each other) stop the walk at the first repeat.
 
 Given the graph, the links come from the store in one query per walk
 (``Store.supersession_region``): the records reachable from the start over pairs
@@ -41,6 +42,7 @@ __all__ = [
     "named_subjects",
     "names_asked",
     "pair_belief",
+    "pair_partial",
     "region",
     "walk",
 ]
@@ -143,6 +145,13 @@ def named_subjects(edge: Edge) -> list[str]:
     return [n for n in named if isinstance(n, str) and n.strip()]
 
 
+def pair_partial(edges: Sequence[Edge]) -> bool:
+    """Whether the links of one (old, new) pair replace only part of ``old``: what a record
+    says outright (its status line, "in part supersedes"), when one does, else any link."""
+    said = [e for e in edges if e.state is LinkState.STATED]
+    return any(bool(e.metadata.get("partial")) for e in said or edges)
+
+
 def pair_belief(edges: Sequence[Edge], trust: dict[str, Trust]) -> tuple[float, bool] | None:
     """The belief that the links ``edges`` of one (old, new) pair replace old by new, as
     independent evidence (noisy-OR of their confidences), and whether one of them is stated
@@ -181,16 +190,15 @@ def _options(
             continue
         belief, judged = believed
         match = 1.0 if whole else relevance.get(new, 0.0)
-        partial = any(bool(e.metadata.get("partial")) for e in edges)
-        stated = any(e.state is LinkState.STATED for e in edges)
+        partial = pair_partial(edges)
         # the question names what the newer record says it replaced: about that, whatever
         # else the newer record's words match
         named = names_asked(edges, asked)
         about = bool(named) or _about_the_part(match, meaning or {}, current, new, limits)
-        if partial and not stated and not about:
-            # an inferred link for part of a record speaks only for that part, even once a
-            # correction confirmed it; a record that says it was partly replaced is followed
-            # (the answer says part of the older record still stands)
+        if partial and not about:
+            # a link for part of a record speaks only for that part, even once a correction
+            # confirmed it or when the newer record says so ("This ADR in part supersedes
+            # 0003"): for what the rest decides, the older record still answers
             continue
         if all(e.metadata.get("rule") == CORRECTION_RULE for e in edges) and not judged:
             # a link only one correction proposed is not walked until a second one agrees

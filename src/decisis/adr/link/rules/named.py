@@ -9,7 +9,12 @@ import re
 from collections.abc import Iterable, Iterator
 
 from decisis.adr.link.rules.base import Proposal, RuleContext
-from decisis.adr.link.rules.subjects import DROP_WORDS, record_subjects, title_subjects
+from decisis.adr.link.rules.subjects import (
+    DROP_WORDS,
+    record_subjects,
+    same_term,
+    title_subjects,
+)
 from decisis.adr.read.records import AdrStatus
 from decisis.adr.read.titles import replaced_in_title
 from decisis.model import LinkState
@@ -182,11 +187,11 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
                 continue
             pairs = list(itertools.pairwise(term_sequence(sentence))) if reads_pairs else []
             for other in earlier:
-                named = subjects[other.key] & near
+                named = {t for t in subjects[other.key] if any(same_term(n, t) for n in near)}
                 named |= {p for p in phrases[other.key] if _phrase_named(p, pairs, near)}
                 if named:
                     # only a part moved away: the rest of the older record stands
-                    partial = not named & whole and not any(
+                    partial = not any(same_term(n, t) for t in named for n in whole) and not any(
                         _phrase_named(p, pairs, whole) for p in named if " " in p
                     )
                     said = ", ".join(as_written(sentence, n) for n in sorted(named))

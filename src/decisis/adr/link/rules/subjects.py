@@ -16,7 +16,7 @@ from decisis.search.text import terms, words
 # repository": ``named.PART_LEAVES``).
 DROP_WORDS = re.compile(
     r"\b(?:replac|migrat|decomm?iss?ion|retir|supers[ce]e?d|deprecat|obsolet|phas\w*\s+out"
-    r"|split\s+out\b|sunset|instead\s+of|rather\s+than|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
+    r"|split\s+out\b|drop(?:s|ped|ping)?\b|sunset|instead\s+of|rather\s+than|no\s+longer|in\s+favou?r\s+of|mov\w*\s+(?:on|away)|switch)",
     re.IGNORECASE,
 )
 SUBJECT_MAX_SHARE = 0.08  # a subject term is in at most this share of the records
@@ -84,7 +84,19 @@ def record_subjects(ctx: RuleContext, record: AdrRecord) -> set[str]:
     # A record of a few lines ("Chosen option: Kafka") names its subject once or twice (no
     # link of the shared corpus or of bench/bench_rules.py's synthetic one moves for it).
     need = min(SUBJECT_MIN_MENTIONS, 1 + len(record.body.split()) // SUBJECT_WORDS_PER_MENTION)
-    return {t for t in rare if body.get(t, 0) >= need}
+    return {t for t in rare if sum(n for w, n in body.items() if same_term(w, t)) >= need}
+
+
+# What English adds to a verb to make its noun ("persist": "persistence", "deploy":
+# "deployment"), as the stemmer leaves them ("persistenc"); not "function": "functionality",
+# whose meaning moves.
+_NOUN_ENDINGS = frozenset({"enc", "anc", "ence", "ance", "ment", "ion", "ation", "ency", "ancy"})
+
+
+def same_term(word: str, term: str) -> bool:
+    """Whether the term ``word`` is ``term`` or its noun ("persistenc" of "persist"), which
+    the stemmer keeps apart."""
+    return word == term or (word.startswith(term) and word[len(term) :] in _NOUN_ENDINGS)
 
 
 PHRASE_SCAN = 2000  # records holding both words of a title that are read, at most
