@@ -53,6 +53,23 @@ def test_help_and_version(tmp_path: Path) -> None:
     assert "pip install 'decisis[web]'" in run(tmp_path, "serve", "--help").stdout
 
 
+def test_help_is_plain_text_to_a_pipe_and_rich_panels_on_a_terminal(tmp_path: Path) -> None:
+    piped = run(tmp_path, "--help").stdout
+    assert piped.startswith("Usage: decisis") and "╭" not in piped
+    # each command with its first sentence, wrapped, not cut short with "..."
+    assert "init         Create a store in .decisis/decisis.db in this directory (or at" in piped
+    assert "..." not in piped.split("Commands:")[1]
+    terminal = subprocess.run(
+        [sys.executable, "-m", "decisis", "--help"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env() | {"TTY_COMPATIBLE": "1"},
+    ).stdout
+    assert "╭─" in terminal and "Commands" in terminal and ".decisis/decisis.db" in terminal
+
+
 def test_init_add_supersede_current_round_trip(project: Path) -> None:
     added = run(project, "add", "goal", "Implement auth", "--confidence", "0.9")
     assert added.returncode == 0, added.stderr
@@ -118,7 +135,9 @@ def test_importing_the_cli_loads_no_store_or_rich_rendering(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "unwanted"),
     [
-        (["--help"], ["numpy", "pydantic", "decisis.stores.sqlite"]),
+        # Help to a pipe is plain text: no Rich, no markdown-it (on a terminal, Rich panels).
+        (["--help"], ["numpy", "pydantic", "decisis.stores.sqlite", "rich"]),
+        (["ask", "--help"], ["numpy", "pydantic", "decisis.adr", "rich"]),
         (["--version"], ["numpy", "pydantic", "decisis.stores.sqlite", "rich"]),
         # A command that reads the graph and no vectors opens the store without numpy.
         (["goals"], ["numpy", "pydantic", "decisis.adr", "decisis.search.embed_static"]),
