@@ -164,3 +164,37 @@ def test_a_command_imports_only_what_it_needs(
         cwd=tmp_path,
     )
     assert "LOADED []" in result.stdout, result.stdout[-400:]
+
+
+@pytest.mark.parametrize(
+    ("args", "collecting"), [(["ask", "what CI"], False), (["ingest", "."], True)]
+)
+def test_a_one_shot_command_runs_without_the_cyclic_collector(
+    tmp_path: Path, args: list[str], collecting: bool
+) -> None:
+    """``ask`` reads, answers and exits with the collector off; a command that is not one
+    shot (``ingest``) runs with it on; either way ``main`` leaves it as it found it."""
+    code = (
+        "import gc, sys\n"
+        "import decisis.adr\n"
+        "seen = []\n"
+        "def spy(real):\n"
+        "    def call(*a, **k):\n"
+        "        seen.append(gc.isenabled())\n"
+        "        return real(*a, **k)\n"
+        "    return call\n"
+        "decisis.adr.ask, decisis.adr.ingest = spy(decisis.adr.ask), spy(decisis.adr.ingest)\n"
+        f"sys.argv = ['decisis', '--store', 'sqlite:///{tmp_path / 'g.db'}', *{args!r}]\n"
+        "from decisis.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('SEEN', seen, gc.isenabled())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+        cwd=tmp_path,
+    )
+    assert f"SEEN [{collecting}] True" in result.stdout, result.stdout[-400:]
