@@ -2,13 +2,15 @@
 
 Each command runs as a fresh process, interleaved in the same rounds with
 ``python -c pass`` (the interpreter's own floor) and ``python -c "import decisis"``
-(the library alone), so the ratios hold on a noisy machine. A last row shows
-``--help`` with Typer's Rich formatting turned off, for reference: the cost of
-Rich help is the import of ``typer.rich_utils`` (Rich, markdown-it).
+(the library alone), so the ratios hold on a noisy machine. Help goes to a pipe here,
+so it is plain text; a last row shows ``--help`` as a terminal gets it (Rich panels,
+``TTY_COMPATIBLE=1``): the cost of Rich help is the import of ``typer.rich_utils``
+(Rich, markdown-it).
 
     .venv/bin/python bench/bench_core_startup.py [--quick] [--runs N]
 
-Target: <= 300 ms median wall time for ``--help`` and ``goals``. The CPU time of
+Targets: <= 300 ms median wall time for ``--help`` and ``goals``; issue 26: ``--help``
+<= 100 ms. The CPU time of
 each child (user + sys) is shown too: it does not count time spent waiting for
 a core, so it is the steadier number on a shared machine.
 """
@@ -30,6 +32,7 @@ from bench_core_common import interleave, machine_line, ms, print_table, stats
 import decisis
 
 TARGET_NS = 300_000_000
+HELP_TARGET_NS = 100_000_000  # issue 26
 
 
 def decisis_command() -> list[str]:
@@ -87,9 +90,9 @@ def main() -> None:
             "python -c 'import decisis'": ([sys.executable, "-c", "import decisis"], env),
             "decisis --help": ([*cli, "--help"], env),
             "decisis goals": ([*cli, "goals"], env),
-            "decisis --help, plain (TYPER_USE_RICH=0)": (
+            "decisis --help, as on a terminal (TTY_COMPATIBLE=1: Rich)": (
                 [*cli, "--help"],
-                {**env, "TYPER_USE_RICH": "0"},
+                {**env, "TTY_COMPATIBLE": "1"},
             ),
         }
         cpu: dict[str, list[int]] = {name: [] for name in commands}
@@ -131,6 +134,9 @@ def main() -> None:
     for name in ("decisis --help", "decisis goals"):
         verdict = "met" if summary[name].median <= TARGET_NS else "MISSED"
         print(f"target {name}: median <= 300 ms -> {ms(summary[name].median)} ms: {verdict}")
+    for name in ("decisis --help", "decisis --help, as on a terminal (TTY_COMPATIBLE=1: Rich)"):
+        verdict = "met" if summary[name].median <= HELP_TARGET_NS else "MISSED"
+        print(f"target {name}: median <= 100 ms -> {ms(summary[name].median)} ms: {verdict}")
     for name, message in failures.items():
         print(f"FAILED: {name}: {message}")
     if failures:

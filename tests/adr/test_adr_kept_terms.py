@@ -157,3 +157,42 @@ def test_a_read_only_store_answers_without_keeping(tmp_path: Path, scheme: str) 
     with read_only_copy(source, tmp_path) as copy, open_graph(f"{scheme}:///{copy}") as ro:
         assert ask(Graph(ro.store, "adr"), QUESTION) == expected
         assert ro.store.derived_spaces("adr") == kept_before
+
+
+def test_what_a_record_leaves_out_is_kept_and_read_back(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``excluded_terms`` of a question's candidates (a per-record feature) is kept under
+    the record's title and text: a new process reads it instead of searching the text, a
+    changed record is searched again, and the answers are the same."""
+    from decisis.adr.answer import scope
+    from decisis.search.text import terms as real_terms
+
+    team = tmp_path / "adrs" / "team"
+    _record(team, "001-queues.md", "1. Use queues", "Payments use SQS. Billing is out of scope.")
+    _record(team, "002-ledger.md", "2. Payments ledger", "The payments hub keeps one ledger.")
+    graph = Graph(store, "adr")
+    ingest(graph, tmp_path / "adrs")
+    question = "Which queue does billing use for payments?"
+    head = store.head("adr")
+    first = ask(graph, question)
+    bodies = store.get_derived("adr", space_of(scope.EXCLUDED_TERMS))
+    assert json.loads(bodies["team:001"]) == sorted(real_terms("Billing"))
+    assert json.loads(bodies["team:002"]) == []
+    assert store.head("adr") == head and verify(store, "adr").ok  # not in the ledger
+    searched: list[str] = []
+    real = scope.excluded_terms
+
+    def counted(title: str, text: str) -> frozenset[str]:
+        searched.append(title)
+        return real(title, text)
+
+    monkeypatch.setattr(scope, "excluded_terms", counted)
+    _forget()
+    assert ask(graph, question) == first
+    assert searched == []  # read back from the store
+    _record(team, "001-queues.md", "1. Use queues", "Payments use SQS. Refunds are out of scope.")
+    ingest(graph, tmp_path / "adrs")
+    _forget()
+    ask(graph, question)
+    assert searched == ["Use queues"]  # only the changed record is searched again

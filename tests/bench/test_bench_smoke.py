@@ -22,6 +22,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
         ("bench_core_traverse.py", ["--quick", "--sizes", "2000", "--rounds", "1"], "| edges"),
         ("bench_core_startup.py", ["--quick", "--runs", "1"], "| command"),
         ("bench_cold_ask.py", ["--runs", "1"], "| decisis ask (cold process)"),
+        ("bench_mcp_start.py", ["--runs", "1"], "| decisis mcp: initialize answered"),
         ("bench_web.py", ["--quick"], "| POST /api/ask"),
         ("bench_rules.py", ["--records", "300"], "| title-replaces"),
         ("reader_linear.py", ["--quick"], "| line"),

@@ -68,7 +68,9 @@ def test_extras_named_in_help_keep_their_brackets_on_the_terminal() -> None:
         extras = set(re.findall(r"decisis\\?\[(\w+)\]", " ".join(texts)))
         if not extras:
             continue
-        shown = runner.invoke(app, [*name.split(), "--help"], env={"COLUMNS": "250"}).output
+        shown = runner.invoke(
+            app, [*name.split(), "--help"], env={"COLUMNS": "250", "TTY_COMPATIBLE": "1"}
+        ).output
         for extra in extras:
             assert f"decisis[{extra}]" in shown, (name, extra)
             checked += 1

@@ -53,6 +53,23 @@ def test_help_and_version(tmp_path: Path) -> None:
     assert "pip install 'decisis[web]'" in run(tmp_path, "serve", "--help").stdout
 
 
+def test_help_is_plain_text_to_a_pipe_and_rich_panels_on_a_terminal(tmp_path: Path) -> None:
+    piped = run(tmp_path, "--help").stdout
+    assert piped.startswith("Usage: decisis") and "╭" not in piped
+    # each command with its first sentence, wrapped, not cut short with "..."
+    assert "init         Create a store in .decisis/decisis.db in this directory (or at" in piped
+    assert "..." not in piped.split("Commands:")[1]
+    terminal = subprocess.run(
+        [sys.executable, "-m", "decisis", "--help"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env() | {"TTY_COMPATIBLE": "1"},
+    ).stdout
+    assert "╭─" in terminal and "Commands" in terminal and ".decisis/decisis.db" in terminal
+
+
 def test_init_add_supersede_current_round_trip(project: Path) -> None:
     added = run(project, "add", "goal", "Implement auth", "--confidence", "0.9")
     assert added.returncode == 0, added.stderr
@@ -118,7 +135,9 @@ def test_importing_the_cli_loads_no_store_or_rich_rendering(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "unwanted"),
     [
-        (["--help"], ["numpy", "pydantic", "decisis.stores.sqlite"]),
+        # Help to a pipe is plain text: no Rich, no markdown-it (on a terminal, Rich panels).
+        (["--help"], ["numpy", "pydantic", "decisis.stores.sqlite", "rich"]),
+        (["ask", "--help"], ["numpy", "pydantic", "decisis.adr", "rich"]),
         (["--version"], ["numpy", "pydantic", "decisis.stores.sqlite", "rich"]),
         # A command that reads the graph and no vectors opens the store without numpy.
         (["goals"], ["numpy", "pydantic", "decisis.adr", "decisis.search.embed_static"]),
@@ -145,3 +164,37 @@ def test_a_command_imports_only_what_it_needs(
         cwd=tmp_path,
     )
     assert "LOADED []" in result.stdout, result.stdout[-400:]
+
+
+@pytest.mark.parametrize(
+    ("args", "collecting"), [(["ask", "what CI"], False), (["ingest", "."], True)]
+)
+def test_a_one_shot_command_runs_without_the_cyclic_collector(
+    tmp_path: Path, args: list[str], collecting: bool
+) -> None:
+    """``ask`` reads, answers and exits with the collector off; a command that is not one
+    shot (``ingest``) runs with it on; either way ``main`` leaves it as it found it."""
+    code = (
+        "import gc, sys\n"
+        "import decisis.adr\n"
+        "seen = []\n"
+        "def spy(real):\n"
+        "    def call(*a, **k):\n"
+        "        seen.append(gc.isenabled())\n"
+        "        return real(*a, **k)\n"
+        "    return call\n"
+        "decisis.adr.ask, decisis.adr.ingest = spy(decisis.adr.ask), spy(decisis.adr.ingest)\n"
+        f"sys.argv = ['decisis', '--store', 'sqlite:///{tmp_path / 'g.db'}', *{args!r}]\n"
+        "from decisis.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('SEEN', seen, gc.isenabled())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+        cwd=tmp_path,
+    )
+    assert f"SEEN [{collecting}] True" in result.stdout, result.stdout[-400:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -245,3 +246,18 @@ def test_a_bad_allow_host_name_is_refused_before_serving(store: str, tmp_path: P
         check=False,
     )
     assert result.returncode == 2 and "bad name/" in result.stderr
+
+
+def test_the_server_starts_without_the_answer_engine() -> None:
+    """The import budget of #26: a server a client starts per session is ready without what
+    only a tool call needs (the answer engine, the link rules, numpy load on the first ask)."""
+    code = (
+        "import sys; import decisis.mcp_server.server; "
+        "heavy = ['numpy', 'decisis.adr.answer.engine', 'decisis.adr.link.rules']; "
+        "print([m for m in heavy if m in sys.modules])"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DECISIS_")}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert result.stdout.strip() == "[]"

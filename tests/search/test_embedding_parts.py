@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib.resources import files
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -96,3 +97,39 @@ def test_among_the_most_common_words_is_a_rank_of_the_vocabulary(word: str, comm
     from decisis.search.embed_static import is_common_word
 
     assert is_common_word(word, among=10_000) is common
+
+
+def test_the_shipped_table_is_mapped_as_np_load_reads_it() -> None:
+    from decisis.search.embed_static import mapped_npz
+
+    table = Path(str(files("decisis").joinpath("data", "static-minilm", "vectors.npz")))
+    mapped = mapped_npz(table)
+    assert mapped is not None
+    with np.load(table, allow_pickle=False) as arrays:
+        assert sorted(mapped) == sorted(arrays.files)
+        for name in arrays.files:
+            assert mapped[name].dtype == arrays[name].dtype
+            assert np.array_equal(mapped[name], arrays[name])
+    assert not mapped["vectors"].flags.writeable  # a view of the file, never written
+
+
+def test_a_table_that_cannot_be_mapped_is_read_by_np_load(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from decisis.search.embed_static import StaticEmbedder, load_static_embedder, mapped_npz
+
+    shipped = Path(str(files("decisis").joinpath("data", "static-minilm")))
+    folder = tmp_path / "model"
+    shutil.copytree(shipped, folder)
+    with np.load(folder / "vectors.npz") as arrays:
+        vectors, scales = arrays["vectors"], arrays["scales"]
+    np.savez_compressed(folder / "vectors.npz", vectors=vectors, scales=scales)
+    assert mapped_npz(folder / "vectors.npz") is None  # deflated: not mapped
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    assert mapped_npz(tmp_path / "junk.npz") is None
+    loaded = StaticEmbedder.from_folder(folder)
+    shipped_model = load_static_embedder()
+    text = ["which queue do payments use"]
+    assert np.array_equal(loaded.embed(text), shipped_model.embed(text))
+    assert json.loads((folder / "config.json").read_text())["name"] == "static-minilm"

@@ -66,7 +66,7 @@ _WHERE = {
     "list_records": "decisis.adr.write",
     "new_record": "decisis.adr.write",
     "DEFAULT_SETTINGS": "decisis.adr.answer",
-    "MAX_QUESTION_CHARS": "decisis.adr.answer",
+    "MAX_QUESTION_CHARS": "decisis.adr.answer.limits",
     "Answer": "decisis.adr.answer",
     "AnswerSettings": "decisis.adr.answer",
     "ask": "decisis.adr.answer",

@@ -8,6 +8,9 @@ one-line ``error: ...`` in red on stderr, or with ``--json`` a JSON object
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -66,8 +69,41 @@ def _flags_without_metavar(params: list[Any]) -> list[Any]:
     return params
 
 
+def _on_terminal() -> bool:
+    """Whether help is shown to a person: stdout is a terminal, or Rich is told to treat it as
+    one (``TTY_COMPATIBLE=1``, ``FORCE_COLOR``; ``TTY_COMPATIBLE=0`` says it is not), as Rich
+    decides whether to style its output."""
+    tty_compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if tty_compatible in ("0", "1"):
+        return tty_compatible == "1"
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None:
+        return force != ""
+    try:
+        return sys.stdout.isatty()
+    except ValueError:  # stdout closed
+        return False
+
+
+def _help(command: Any, ctx: Any, formatter: Any, rich: Callable[[Any, Any], None]) -> None:
+    """Help in Rich panels on a terminal; as plain text to a pipe or a file (an agent's tool
+    call, a hook, ``| less``): the same words without the boxes, and without loading Rich
+    and markdown-it, which cost more than the rest of the help (``bench_core_startup.py``).
+    Rich's escape of a bracket (``decisis\\[web]``) is undone in plain text."""
+    if _on_terminal():
+        rich(ctx, formatter)
+        return
+    mode, command.rich_markup_mode = command.rich_markup_mode, None
+    try:
+        rich(ctx, formatter)
+    finally:
+        command.rich_markup_mode = mode
+    formatter.buffer[:] = [text.replace("\\[", "[") for text in formatter.buffer]
+
+
 # Commands whose output is not a result to print as JSON (servers, a demo tour).
 _NO_JSON = frozenset({"serve", "mcp", "demo"})
+_WHOLE_SENTENCE = 1_000  # a short help this long is never cut
 JSON_EPILOG = "Add --json (before or after the command) to print JSON instead."
 
 
@@ -82,12 +118,30 @@ class DecisisCommand(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_metavar(super().get_params(ctx))
 
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _help(self, ctx, formatter, super().format_help)
+
 
 class DecisisGroup(TyperGroup):
     """The ``decisis`` command group; translates decisis errors for every subcommand."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_without_metavar(super().get_params(ctx))
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _help(self, ctx, formatter, super().format_help)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The plain listing: each command with the first sentence of its help, wrapped (not
+        cut at 45 characters with "...")."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(_WHOLE_SENTENCE)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return list(super().parse_args(ctx, _hoist_json(list(args))))

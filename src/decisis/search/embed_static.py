@@ -100,11 +100,13 @@ class StaticEmbedder:
         try:
             config = json.loads(folder.joinpath("config.json").read_text(encoding="utf-8"))
             vocab = folder.joinpath("vocab.txt").read_text(encoding="utf-8").splitlines()
-            with (
-                folder.joinpath("vectors.npz").open("rb") as fh,
-                np.load(fh, allow_pickle=False) as arrays,
-            ):
-                vectors, scales = arrays["vectors"], arrays["scales"]
+            table = folder.joinpath("vectors.npz")
+            mapped = mapped_npz(table) if isinstance(table, Path) else None
+            if mapped is not None:
+                vectors, scales = mapped["vectors"], mapped["scales"]
+            else:
+                with table.open("rb") as fh, np.load(fh, allow_pickle=False) as arrays:
+                    vectors, scales = arrays["vectors"], arrays["scales"]
         except (OSError, KeyError, ValueError) as exc:
             raise InvalidInput(
                 "embedder", f"{folder} is not a readable static model: {exc}"
@@ -121,6 +123,54 @@ class StaticEmbedder:
         tokenizer = WordPieceTokenizer.from_lines(vocab, unk_token=unk)
         name = f"{config['name']}:{config['fingerprint']}"
         return cls(name, vectors, scales, tokenizer)
+
+
+def mapped_npz(path: Path) -> dict[str, NDArray[Any]] | None:
+    """The arrays of an uncompressed ``.npz`` (as ``np.savez`` writes it) as read-only views
+    of the file mapped into memory, or ``None`` for any other file (``np.load`` reads it).
+
+    Reading the 7.5 MB table through ``np.load`` copies it and checks its CRC, about a
+    tenth of the CPU a cold ``decisis ask`` spends answering; mapped, a question reads only
+    the rows of its own tokens. The bytes are the same, so the arrays are equal."""
+    import io
+    import mmap
+    import struct
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+        with path.open("rb") as fh:
+            whole = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return None
+    out: dict[str, NDArray[Any]] = {}
+    for member in members:
+        at = member.header_offset
+        if (
+            member.compress_type != zipfile.ZIP_STORED
+            or member.flag_bits & 0x1  # encrypted
+            or not member.filename.endswith(".npy")
+            or whole[at : at + 4] != b"PK\x03\x04"
+        ):
+            return None
+        name_length, extra_length = struct.unpack("<HH", whole[at + 26 : at + 30])
+        start = at + 30 + name_length + extra_length
+        head = io.BytesIO(whole[start : start + min(member.file_size, 1 << 16)])
+        try:
+            version = np.lib.format.read_magic(head)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(head)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(head)
+        except ValueError:
+            return None
+        count = int(np.prod(shape))
+        if dtype.hasobject or head.tell() + count * dtype.itemsize != member.file_size:
+            return None
+        flat = np.frombuffer(whole, dtype=dtype, count=count, offset=start + head.tell())
+        out[member.filename[: -len(".npy")]] = flat.reshape(shape, order="F" if fortran else "C")
+    return out
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decisis.adr.answer.passages import best_passages
 from decisis.adr.answer.question import Question
 from decisis.adr.answer.recall import Remembered, recalled, remembered
-from decisis.adr.answer.scope import record_exclusions
+from decisis.adr.answer.scope import keep_exclusions, record_exclusions
 from decisis.adr.answer.settings import FEATURES, AnswerSettings
 from decisis.adr.answer.vectors import closest_sentence, similarities, title_similarities
 from decisis.adr.link.view import AdrView
@@ -106,6 +106,8 @@ def candidates(
     vouched = set(recalled_by.keys if recalled_by else ())
     relevance = {k: h.score / best_hit for k, h in relevance_hits.items()}
     found = Candidates(question, [], [], relevance, cosines, remembered=recalled_by)
+    if question.subject:  # only a question with a subject asks what a record leaves out
+        keep_exclusions(view, keys)
     for key in keys:
         hit = relevance_hits.get(key)
         lexical = hit.score / best_hit if hit else 0.0
@@ -114,7 +116,9 @@ def candidates(
         said = closest_sentence(view, question.text, key)
         if said is not None:
             found.sentences[key] = said
-        left_out = sorted(set(question.subject) & record_exclusions(view, key))
+        left_out = (
+            sorted(set(question.subject) & record_exclusions(view, key)) if question.subject else []
+        )
         if left_out:
             found.excluded[key] = left_out
         folder = str(view.meta(key).get("folder") or "")

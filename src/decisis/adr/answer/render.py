@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decisis.adr.answer.excerpt import Excerpt
+from decisis.adr.answer.limits import MAX_QUESTION_CHARS
 from decisis.adr.answer.tokens import count_tokens
 from decisis.adr.answer.walk import Walk
 from decisis.adr.link.view import AdrView
@@ -29,7 +30,6 @@ __all__ = [
 ]
 
 MAX_SUMMARY_CHARS = 300
-MAX_QUESTION_CHARS = 4000  # a question, even a pasted paragraph, not a document
 # Why a graph with no records answers nothing, and what to do about it.
 NOTHING_INGESTED = (
     "no records are ingested in this graph yet: `decisis ingest FOLDER` reads a folder of ADRs"

@@ -9,12 +9,22 @@ subject is among them does not start there (the ``scope`` check, ``decisis.adr.a
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
+from typing import Any
 
 from decisis.adr.link.view import AdrView
+from decisis.search.kept import digest_of, kept, space_of
 from decisis.search.text import terms
 
-__all__ = ["EXCLUSION", "excluded_terms", "record_exclusions", "sentence_exclusions"]
+__all__ = [
+    "EXCLUSION",
+    "excluded_terms",
+    "keep_exclusions",
+    "record_exclusions",
+    "sentence_exclusions",
+]
 
 _RECORD = r"(?:record|adr|decision|document|proposal|rfc)"
 _LATER = r"(?:future|separate|later|subsequent|follow[- ]up|new|another|different)"
@@ -74,11 +84,55 @@ def sentence_exclusions(title: str, text: str) -> frozenset[str]:
     return frozenset(inside - outside)
 
 
+# What ``excluded_terms`` is made with, in the name of the space its results are kept in
+# (with the term engine's version, ``space_of``): a change to a pattern or to the limit makes
+# every kept result stale. Bump the recipe on any other change to how they are worked out.
+_RECIPE = (
+    "1;"
+    + hashlib.sha256(
+        "\0".join([EXCLUSION.pattern, _SENTENCE_END.pattern, str(MAX_SENTENCE)]).encode()
+    ).hexdigest()[:16]
+)
+EXCLUDED_TERMS = f"adr-excluded-terms:{_RECIPE}"  # the store space of the results
+
+
+def _made_from(view: AdrView, key: str) -> tuple[str, str]:
+    node = view.records[key]
+    return node.label, str(node.metadata.get("text") or "")
+
+
+def _decode(data: Any) -> frozenset[str]:
+    return frozenset(str(term) for term in data)
+
+
+def keep_exclusions(view: AdrView, keys: Iterable[str]) -> None:
+    """Work out ``excluded_terms`` of the records ``keys`` that the view does not hold yet,
+    in one read: from the store where a process before kept them for the same title and
+    text (``decisis.search.kept``), else by reading the text, then kept. A cold question
+    reads them for its candidates instead of searching each one's text again."""
+    cache: dict[str, frozenset[str]] = view.cache.setdefault("excluded-terms", {})
+    missing = [k for k in dict.fromkeys(keys) if k not in cache and k in view.records]
+    if not missing:
+        return
+    if view.graph is None:
+        cache.update({k: excluded_terms(*_made_from(view, k)) for k in missing})
+        return
+    cache.update(
+        kept(
+            view.graph,
+            space_of(EXCLUDED_TERMS),
+            {k: digest_of(_made_from(view, k)) for k in missing},
+            lambda k: excluded_terms(*_made_from(view, k)),
+            sorted,
+            _decode,
+        )
+    )
+
+
 def record_exclusions(view: AdrView, key: str) -> frozenset[str]:
     """``excluded_terms`` of record ``key``, kept on the view (derived once per record)."""
-    kept: dict[str, frozenset[str]] = view.cache.setdefault("excluded-terms", {})
-    found = kept.get(key)
+    cache: dict[str, frozenset[str]] = view.cache.setdefault("excluded-terms", {})
+    found = cache.get(key)
     if found is None:
-        node = view.records[key]
-        found = kept[key] = excluded_terms(node.label, str(node.metadata.get("text") or ""))
+        found = cache[key] = excluded_terms(*_made_from(view, key))
     return found
