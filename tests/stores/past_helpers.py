@@ -4,6 +4,7 @@ with the full replay of the ledger up to it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -19,16 +20,29 @@ __all__ = ["OPS", "build", "same_as_full_replay", "seen"]
 OPS = ("node", "edge", "update", "until", "supersede", "tombstone", "tombstone edge", "judge")
 
 
-def build(store: Store, ops: list[tuple[str, int, int]], *, batch: int = 1) -> list[datetime]:
+def build(
+    store: Store,
+    ops: list[tuple[str, int, int]],
+    *,
+    batch: int = 1,
+    pause: Callable[[], None] | None = None,
+    parts: int = 1,
+) -> list[datetime]:
     """Write ``ops`` (kind, a pick, a time step in minutes that may go back) to ``store``,
-    ``batch`` drafts an append, skipping what the fold refuses; the times written."""
+    ``batch`` drafts an append, skipping what the fold refuses; the times written. With
+    ``pause``, the ops are written in ``parts`` and ``pause`` is called after each."""
     rng = random.Random(len(ops))
     nodes: list[str] = []
     edges: list[str] = []
     minute = 0.0
     pending: list[EventDraft] = []
     times: list[datetime] = []
-    for kind, pick, step in ops:
+    size = -(-len(ops) // parts)
+    for i, (kind, pick, step) in enumerate(ops):
+        if pause is not None and i and i % size == 0:
+            _write(store, pending, nodes, edges)
+            pending = []
+            pause()
         minute += step
         when = at(minute)
         draft = _draft(kind, pick, when, nodes, edges, rng)
@@ -40,6 +54,8 @@ def build(store: Store, ops: list[tuple[str, int, int]], *, batch: int = 1) -> l
             pending = []
         times.append(when)
     _write(store, pending, nodes, edges)
+    if pause is not None:
+        pause()
     return times
 
 
