@@ -168,3 +168,16 @@ def test_a_read_only_file_answers_alike(tmp_path: Path) -> None:
     with read_only_copy(path, tmp_path) as copy, open_store(f"sqlite:///{copy}") as store:
         same_as_full_replay(store, view_at(store, G, LATE), LATE)
         assert store.derived_spaces(G) == {}
+
+
+def test_a_read_only_file_with_an_index_behind_folds_over_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    with open_store(f"sqlite:///{path}") as writable:
+        seq = _indexed(writable)
+        build(writable, [("node", 50 + i, 1) for i in range(8)])
+    with read_only_copy(path, tmp_path) as copy, open_store(f"sqlite:///{copy}") as store:
+        for moment in (at(30), at(500)):
+            view = view_at(store, G, moment, tail=3)  # behind by more: cannot be caught up
+            assert isinstance(view._graph(G).state.nodes, LazyRecords)
+            same_as_full_replay(store, view, moment)
+        assert read_head(store, G).seq == seq  # type: ignore[union-attr]

@@ -306,6 +306,11 @@ def catch_up(store: Store, graph: str, head: Head | None) -> Head | None:
     entry; the new head, or ``None`` when it could not be kept (a read-only store, another
     process moved the index meanwhile). ``IntegrityError`` where the chain after ``head``
     breaks or the fold refuses an entry."""
+    try:  # a store that cannot take the write (read-only) is told apart before the fold
+        with store.write_lock(graph):
+            pass
+    except DecisisError:
+        return None
     found = head  # what the index holds now: it is replaced only while it still does
     events = list(store.events(graph, after_seq=head.seq - 1)) if head else []
     if head is not None and (
