@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from decisis.stores import past_index
 from decisis.stores.fold_snapshots import INDEX_SPACE
+from decisis.stores.past_lazy import LazyRecords
 from decisis.stores.past_view import view_at
 from tests.stores.helpers import BACKENDS, G, at
-from tests.stores.past_helpers import OPS, build, same_as_full_replay
+from tests.stores.past_helpers import OPS, build, same_as_full_replay, same_reads
 
 ops = st.lists(
     st.tuples(
@@ -79,6 +80,9 @@ def test_a_view_from_the_version_index_is_the_full_replay(
                 for minute in asked:
                     moment = at(minute)
                     view = view_at(store, G, moment, tail=tail)
+                    same_reads(store, view, moment)  # record by record, as read lazily
+                    nodes = view._graph(G).state.nodes
+                    assert not isinstance(nodes, LazyRecords) or not nodes._full
                     same_as_full_replay(store, view, moment)
                     view.close()
                 head = past_index.read_head(store, G)

@@ -18,11 +18,12 @@ from typing import Any
 
 from decisis.errors import IntegrityError, NotFound
 from decisis.ledger import check_chain
-from decisis.model import Event, EventDraft
+from decisis.model import Edge, EdgeType, Event, EventDraft
 from decisis.model.ids import ID_LENGTH, is_id
-from decisis.stores.base import Store
+from decisis.stores.base import Direction, Store
 from decisis.stores.fold import GraphState
-from decisis.stores.memory import MemoryStore, _Graph, _new_state
+from decisis.stores.checks import check_aware, check_direction, check_edge_types
+from decisis.stores.memory import MemoryStore, _edge_visible, _Graph, _new_state
 from decisis.stores.past import EVERY, leading_run, state_at
 from decisis.stores.past_at import TAIL, indexed_state
 from decisis.stores.past_lazy import LazyRecords, materialised
@@ -77,6 +78,44 @@ class PastStore(MemoryStore):
                 data = self._graph(self._name)
                 data.state = materialised(data.state, _new_state())
                 self._lazy = False
+
+    def edges(
+        self,
+        graph: str,
+        *,
+        node: str | None = None,
+        direction: Direction | None = None,
+        types: Sequence[EdgeType] | None = None,
+        as_of: datetime | None = None,
+        include_tombstoned: bool = False,
+    ) -> list[Edge]:
+        """A node's edges are read through its adjacency; all edges read every record."""
+        if not (self._lazy and graph == self._name and isinstance(node, str)):
+            return super().edges(
+                graph,
+                node=node,
+                direction=direction,
+                types=types,
+                as_of=as_of,
+                include_tombstoned=include_tombstoned,
+            )
+        check_aware(as_of, "as_of")
+        check_direction(direction, optional=True)
+        checked = check_edge_types(types)
+        with self._lock:
+            state = self._graph(graph).state
+            ids: list[str] = []
+            if direction != "in":
+                ids += state.out_edges.get(node, ())
+            if direction != "out":
+                ids += state.in_edges.get(node, ())
+            found = [
+                edge
+                for edge in map(state.edges.__getitem__, dict.fromkeys(ids))
+                if (checked is None or edge.type in checked)
+                and _edge_visible(state, edge, as_of, include_tombstoned)
+            ]
+        return sorted(found, key=lambda e: e.id)
 
     def resolve_prefix(self, graph: str, prefix: str) -> str:
         """A whole id is looked up alone; a shorter prefix reads every id."""
