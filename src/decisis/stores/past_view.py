@@ -21,8 +21,8 @@ from decisis.ledger import check_chain
 from decisis.model import Edge, EdgeType, Event, EventDraft
 from decisis.model.ids import ID_LENGTH, is_id
 from decisis.stores.base import Direction, Store
-from decisis.stores.fold import GraphState
 from decisis.stores.checks import check_aware, check_direction, check_edge_types
+from decisis.stores.fold import GraphState
 from decisis.stores.memory import MemoryStore, _edge_visible, _Graph, _new_state
 from decisis.stores.past import EVERY, leading_run, state_at
 from decisis.stores.past_at import TAIL, indexed_state
