@@ -65,6 +65,7 @@ HEAD = "~head"
 CHUNK = 1000
 """Entries per ``~at`` item: one is read to resolve a moment (about 100 kB of JSON)."""
 _ROWS: dict[str, Rows[Any]] = {"node": NODE_ROWS, "edge": EDGE_ROWS}
+_FAR = {"out": EDGE_ROWS.names.index("target"), "in": EDGE_ROWS.names.index("source")}
 
 
 class Damaged(IntegrityError):
@@ -229,7 +230,15 @@ class Reader:
             return None
         pairs = item.out if direction == "out" else item.into
         ids = [str(eid) for seq, eid in pairs if seq <= self.seq]
-        self.fetch(ids)
+        self.fetch(ids)  # the edges, then the nodes at their other ends: a walk's next reads
+        far = _FAR[direction]
+        ends = []
+        for eid in ids:
+            edge = self._items.get(eid)
+            row = None if edge is None else edge.row_at(self.seq)
+            if row is not None and isinstance(row, list) and len(row) > far:
+                ends.append(str(row[far]))
+        self.fetch(ends)
         return ids
 
     def _all(self) -> list[tuple[str, _Item]]:
