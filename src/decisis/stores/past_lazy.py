@@ -58,7 +58,7 @@ class LazyRecords(dict[str, R]):
     def _look(self, key: str) -> Any:
         if dict.__contains__(self, key):
             return dict.__getitem__(self, key)
-        if self._full:
+        if self._full or not isinstance(key, str):
             return _MISSING
         found = self._source.record(self._kind, key)
         return _MISSING if found is None else found
@@ -125,7 +125,9 @@ class LazyAdjacency(dict[str, list[str]]):
     def _look(self, key: str) -> list[str] | None:
         if dict.__contains__(self, key):
             return dict.__getitem__(self, key)
-        return None if self._full else self._source.adjacency(key, self._direction)
+        if self._full or not isinstance(key, str):
+            return None
+        return self._source.adjacency(key, self._direction)
 
     def __getitem__(self, key: str) -> list[str]:
         if not dict.__contains__(self, key):
