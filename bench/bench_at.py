@@ -1,14 +1,16 @@
-"""``Graph.at(t)`` from kept snapshots beside the full replay it replaced, on SQLite files.
+"""``Graph.at(t)`` from the version index beside the snapshot path and the full replay, on
+SQLite files.
 
 A synthetic history (decisions added, linked, renamed, superseded and tombstoned, one
 entry a second) of 10,000 and 100,000 entries is written to a SQLite file; for moments in
-its last tenth, ``Graph.at(t)`` (the nearest kept snapshot and the entries after it) is
-timed as a new process would run it (the kept snapshot read and decoded) and again in
-the same process (which copies the state it decoded last), beside the full replay
-(``replay.snapshot`` of every entry up to ``t``: what ``Graph.at`` did before), in
-interleaved rounds; each view is checked equal to the replay first. Also printed: the
-first ``at(t)`` (which replays all and keeps the snapshot), what keeping one costs, its
-size, and ``json.loads`` of its body alone (a floor for any view that builds every record).
+its last tenth, ``Graph.at(t)`` (the version index of ``stores.past_index``: the moment
+resolved to an entry, records read when asked) is timed alone and with one read (the
+decision that stands for a node, a supersession walk), beside the snapshot path (the
+nearest kept snapshot read and decoded, as a new process would: what ``at`` did before)
+and the full replay (``replay.snapshot`` of every entry up to ``t``), in interleaved
+rounds; each view is checked equal to the replay first. Also printed: the first ``at(t)``
+(which makes the index), listing every node of a view (which reads the whole index) and
+the index's size.
 
     .venv/bin/python bench/bench_at.py [--quick] [--sizes N,...] [--rounds N] [--keep DIR]
 
@@ -18,7 +20,6 @@ Target (issue #26): ``at(t)`` at 100,000 entries <= 30 ms for a time in the last
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import tempfile
 import time
@@ -30,8 +31,10 @@ from bench_core_common import interleave, machine_line, ms, print_table, stats
 import decisis
 from decisis.model import Edge, EdgeType, EventDraft, Node, NodeStatus, NodeType, new_id
 from decisis.model import events as drafts
-from decisis.stores.fold_snapshots import INDEX_SPACE, STATE_SPACE, encode, forget_decoded, keep
-from decisis.stores.past import EVERY, state_at
+from decisis.stores import past_index
+from decisis.stores.fold_snapshots import INDEX_SPACE, STATE_SPACE, forget_decoded
+from decisis.stores.past import EVERY
+from decisis.stores.past_view import view_at
 from decisis.stores.replay import snapshot
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -97,13 +100,11 @@ def run(url: str, n: int, rounds: int) -> list[object]:
     graph = decisis.open(url, "g")
     moments = [T0 + timedelta(seconds=int(n * share)) for share in LATE]
     store = graph.store
-    for space in (INDEX_SPACE, STATE_SPACE):  # start with none: the first at(t) keeps them
+    for space in (INDEX_SPACE, STATE_SPACE, past_index.SPACE):  # start with none kept
         store.delete_derived("g", space)
     started = time.perf_counter_ns()
-    first = graph.at(moments[0])
+    graph.at(moments[0]).close()  # makes the version index (one fold of every entry)
     first_ns = time.perf_counter_ns() - started
-    for moment in moments[1:]:  # each keeps the snapshot its moment needs, once
-        graph.at(moment).close()
     for moment in moments:  # the property, once per moment, on the bench's own data
         full = snapshot(store.events("g", until=moment), "g")
         with graph.at(moment) as view:
@@ -113,53 +114,56 @@ def run(url: str, n: int, rounds: int) -> list[object]:
             assert view.store.edges("g", include_tombstoned=True) == full.edges(
                 "g", include_tombstoned=True
             )
-    first.close()
+        full.close()
+    late = snapshot(store.events("g", until=moments[-1]), "g")
+    probes = [n.id for n in late.nodes("g", limit=400)[::4]]  # early records, most renamed
+    late.close()
     turn = iter(range(10**9))
 
-    def from_snapshot() -> None:  # as a new process would: the kept body read and decoded
-        forget_decoded()
+    def index_at() -> None:  # nothing kept in the process: each view reads the store
         graph.at(moments[next(turn) % len(moments)]).close()
 
-    def again() -> None:  # the state this process decoded last, copied
-        graph.at(moments[next(turn) % len(moments)]).close()
+    def index_reads() -> None:  # a view, one node and what stands for it (a supersession walk)
+        i = next(turn)
+        with graph.at(moments[i % len(moments)]) as view:
+            view.current(probes[i % len(probes)])
+
+    def from_snapshot() -> None:  # the kept snapshot read and decoded, as a new process would
+        forget_decoded()
+        view_at(store, "g", moments[next(turn) % len(moments)], index=False).close()
 
     def full_replay() -> None:
-        moment = moments[next(turn) % len(moments)]
-        snapshot(store.events("g", until=moment), "g").close()
+        snapshot(store.events("g", until=moments[next(turn) % len(moments)]), "g").close()
 
     times = interleave(
-        {"at": from_snapshot, "again": again, "full": full_replay},
+        {"at": index_at, "reads": index_reads, "snap": from_snapshot, "full": full_replay},
         rounds=rounds,
-        per_round={"at": 4, "again": 8, "full": 1},
+        per_round={"at": 16, "reads": 16, "snap": 1, "full": 1},
         warmup=1,
     )
-    at, again_, full = stats(times["at"]), stats(times["again"]), stats(times["full"])
-    state, head = state_at(store, "g", moments[-1])
+    at, reads = stats(times["at"]), stats(times["reads"])
+    snap, full = stats(times["snap"]), stats(times["full"])
     started = time.perf_counter_ns()
-    body = encode(state)
-    encode_ns = time.perf_counter_ns() - started
-    started = time.perf_counter_ns()
-    json.loads(body)
-    loads_ns = time.perf_counter_ns() - started
-    started = time.perf_counter_ns()
-    keep(decisis.open(url, "bench").store, "bench", head[0], head[1], moments[-1], state)
-    keep_ns = time.perf_counter_ns() - started
+    with graph.at(moments[-1]) as view:
+        listed = view.store.nodes("g")
+    list_ns = time.perf_counter_ns() - started
+    kept = store.get_derived("g", past_index.SPACE)
+    size = sum(len(body.encode()) for body in kept.values())
     graph.close()
     verdict = ", ".join(
-        f"{name} {'met' if s.median <= TARGET_NS else 'missed'}"
-        for name, s in (("new", at), ("again", again_))
+        f"{name} {'met' if s.median <= TARGET_NS else 'missed'}" for name, s in (("at", at),)
     )
     return [
         f"{n:,}",
-        f"{len(state.nodes):,} / {len(state.edges):,}",
+        f"{len(listed):,}",
         f"{ms(at.median)} (p95 {ms(at.p95)})",
-        f"{ms(again_.median)} (p95 {ms(again_.p95)})",
+        f"{ms(reads.median)} (p95 {ms(reads.p95)})",
+        f"{ms(snap.median)}",
         f"{ms(full.median)}",
-        f"{at.ratio(full):.0f}x / {again_.ratio(full):.0f}x",
+        f"{at.ratio(full):.0f}x / {at.ratio(snap):.0f}x",
         ms(first_ns),
-        f"{ms(keep_ns)} (encode {ms(encode_ns)})",
-        f"{len(body.encode()) / 1e6:.1f}",
-        ms(loads_ns),
+        ms(list_ns),
+        f"{len(kept):,} / {size / 1e6:.1f}",
         verdict,
     ]
 
@@ -184,15 +188,15 @@ def main() -> None:
     print_table(
         [
             "entries",
-            "nodes / edges",
-            "at(t) ms, new process",
-            "at(t) ms, again",
+            "live nodes",
+            "at(t) ms",
+            "at(t) + current(id) ms",
+            "snapshot path ms",
             "full replay ms",
-            "ratio new / again",
-            "first at(t) ms",
-            "keep one ms",
-            "snapshot MB",
-            "json.loads body ms",
+            "full / snapshot over at(t)",
+            "first at(t) ms (makes index)",
+            "view nodes() ms",
+            "index items / MB",
             "<= 30 ms",
         ],
         rows,

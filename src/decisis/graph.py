@@ -911,9 +911,10 @@ class Graph:
     def at(self, when: datetime | str) -> Graph:
         """A read-only view of the graph as it stood at ``when``: the ledger replayed up to
         then, and only records valid then walked through (a moment before the first time
-        there is, "0001-01-01T00:00+01:00", is that first time). The replay starts from
-        the nearest snapshot kept in the store (``decisis.stores.past``), and the view reads
-        the ledger itself from this graph's store when first asked for it."""
+        there is, "0001-01-01T00:00+01:00", is that first time). The view reads each record
+        from the version index kept in the store (``decisis.stores.past_at``) when first
+        asked for it, and the ledger itself when first asked for it, so this graph's store
+        must stay open while the view is used."""
         from decisis.stores.past_view import view_at
 
         moment = parse_time(when, "when", clamp=True)

@@ -4,6 +4,7 @@ with the full replay of the ledger up to it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -14,21 +15,34 @@ from decisis.stores import Store
 from decisis.stores.replay import snapshot
 from tests.stores.helpers import G, at, event_key, fingerprint, make_edge, make_node
 
-__all__ = ["OPS", "build", "same_as_full_replay", "seen"]
+__all__ = ["OPS", "build", "same_as_full_replay", "same_reads", "seen"]
 
 OPS = ("node", "edge", "update", "until", "supersede", "tombstone", "tombstone edge", "judge")
 
 
-def build(store: Store, ops: list[tuple[str, int, int]], *, batch: int = 1) -> list[datetime]:
+def build(
+    store: Store,
+    ops: list[tuple[str, int, int]],
+    *,
+    batch: int = 1,
+    pause: Callable[[], None] | None = None,
+    parts: int = 1,
+) -> list[datetime]:
     """Write ``ops`` (kind, a pick, a time step in minutes that may go back) to ``store``,
-    ``batch`` drafts an append, skipping what the fold refuses; the times written."""
+    ``batch`` drafts an append, skipping what the fold refuses; the times written. With
+    ``pause``, the ops are written in ``parts`` and ``pause`` is called after each."""
     rng = random.Random(len(ops))
     nodes: list[str] = []
     edges: list[str] = []
     minute = 0.0
     pending: list[EventDraft] = []
     times: list[datetime] = []
-    for kind, pick, step in ops:
+    size = -(-len(ops) // parts)
+    for i, (kind, pick, step) in enumerate(ops):
+        if pause is not None and i and i % size == 0:
+            _write(store, pending, nodes, edges)
+            pending = []
+            pause()
         minute += step
         when = at(minute)
         draft = _draft(kind, pick, when, nodes, edges, rng)
@@ -40,6 +54,8 @@ def build(store: Store, ops: list[tuple[str, int, int]], *, batch: int = 1) -> l
             pending = []
         times.append(when)
     _write(store, pending, nodes, edges)
+    if pause is not None:
+        pause()
     return times
 
 
@@ -98,11 +114,18 @@ def seen(store: Store, moment: datetime) -> tuple[Any, ...]:
     walks = [
         store.traverse(G, n.id, direction=d, as_of=moment) for n in nodes for d in ("in", "out")
     ]
+    touching = [
+        store.edges(G, node=n.id, direction=d, as_of=when, include_tombstoned=gone)
+        for n in nodes
+        for d in (None, "out", "in")
+        for when, gone in ((moment, False), (None, True))
+    ]
     return (
         fingerprint(store),
         store.nodes(G, as_of=moment),
         store.edges(G, as_of=moment),
         walks,
+        touching,
         [[event_key(e) for e in store.history(G, r)] for r in records],
         store.tree_size(G),
     )
@@ -113,3 +136,27 @@ def same_as_full_replay(store: Store, view: Store, moment: datetime) -> None:
     shows."""
     full = snapshot(store.events(G), G, until=moment)
     assert seen(view, moment) == seen(full, moment)
+
+
+def same_reads(store: Store, view: Store, moment: datetime) -> None:
+    """``view`` answers the reads of one record (the record, its edges, the walks and the
+    supersession region from it, its id) as the full replay up to ``moment`` does, each
+    asked of the view before anything has read all of it."""
+    full = snapshot(store.events(G), G, until=moment)
+    for node in full.nodes(G, include_tombstoned=True):
+        assert view.get_node(G, node.id) == node
+        assert view.resolve_prefix(G, node.id.upper()) == node.id
+        for d in (None, "out", "in"):
+            assert view.edges(G, node=node.id, direction=d, as_of=moment) == full.edges(
+                G, node=node.id, direction=d, as_of=moment
+            )
+        for way in ("out", "in"):
+            assert view.traverse(G, node.id, direction=way, as_of=moment) == full.traverse(
+                G, node.id, direction=way, as_of=moment
+            )
+        for floor in (0.0, 0.6):
+            assert view.supersession_region(
+                G, node.id, floor=floor, as_of=moment
+            ) == full.supersession_region(G, node.id, floor=floor, as_of=moment)
+    for edge in full.edges(G, include_tombstoned=True):
+        assert view.get_edge(G, edge.id) == edge

@@ -42,7 +42,7 @@ def _snapshot_taken(store: Store) -> int:
     """Build the history and view it at ``LATE``: a snapshot is kept at the last multiple
     of ``EVERY`` the replay passed; its seq."""
     build(store, HISTORY)
-    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
     seq = len(list(store.events(G, until=LATE))) // EVERY * EVERY
     assert seq >= 2 * EVERY
     assert [m.seq for m in marks(store, G)] == [seq]
@@ -54,20 +54,22 @@ def test_a_long_replay_keeps_a_snapshot_and_the_next_view_starts_from_it(store: 
     seq = _snapshot_taken(store)
     head = store.head(G)
     for minute in (41, 45, 48):  # from the snapshot: nothing new to keep
-        same_as_full_replay(store, view_at(store, G, at(minute), every=EVERY), at(minute))
+        same_as_full_replay(
+            store, view_at(store, G, at(minute), every=EVERY, index=False), at(minute)
+        )
     assert [m.seq for m in marks(store, G)] == [seq]
     assert store.head(G) == head and verify(store, G).ok  # derived data: the ledger is as it was
 
 
 def test_a_short_history_keeps_no_snapshot(store: Store) -> None:
     build(store, HISTORY[: EVERY - 1])
-    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
     assert store.derived_spaces(G) == {}
 
 
 def test_a_moment_before_the_snapshot_replays_from_the_start(store: Store) -> None:
     _snapshot_taken(store)
-    same_as_full_replay(store, view_at(store, G, at(30), every=EVERY), at(30))
+    same_as_full_replay(store, view_at(store, G, at(30), every=EVERY, index=False), at(30))
 
 
 def test_a_snapshot_of_another_ledger_is_passed_over(tmp_path: Path, store: Store) -> None:
@@ -81,7 +83,9 @@ def test_a_snapshot_of_another_ledger_is_passed_over(tmp_path: Path, store: Stor
     store.put_derived(G, STATE_SPACE, {item: (json.loads(index)["sha"], state)})
     store.put_derived(G, INDEX_SPACE, {item: ("copied", index)})
     assert [m.seq for m in marks(store, G)] == [seq]
-    view = view_at(store, G, LATE, every=EVERY * 100)  # too few entries to keep a new one
+    view = view_at(
+        store, G, LATE, every=EVERY * 100, index=False
+    )  # too few entries to keep a new one
     same_as_full_replay(store, view, LATE)
     assert marks(store, G) == []
 
@@ -107,7 +111,7 @@ def _edit_state(store: Store, edit: str, *, rehash: bool) -> None:
 def test_an_edited_state_body_is_passed_over(store: Store) -> None:
     seq = _snapshot_taken(store)
     _edit_state(store, "renamed", rehash=False)
-    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
     assert [m.seq for m in marks(store, G)] == [seq]  # the replay kept a good one again
     assert "RENAMED" not in next(iter(_kept(store).values()))
 
@@ -115,7 +119,7 @@ def test_an_edited_state_body_is_passed_over(store: Store) -> None:
 def test_a_body_that_does_not_decode_is_passed_over(store: Store) -> None:
     seq = _snapshot_taken(store)
     _edit_state(store, "", rehash=True)  # hashes right, is no state
-    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
     assert [m.seq for m in marks(store, G)] == [seq]
 
 
@@ -132,13 +136,13 @@ def test_an_edited_mark_is_passed_over(store: Store, edit: dict[str, str]) -> No
     _snapshot_taken(store)
     ((item, body),) = store.get_derived(G, INDEX_SPACE).items()
     store.put_derived(G, INDEX_SPACE, {item: ("edited", json.dumps(json.loads(body) | edit))})
-    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
 
 
 def test_a_missing_state_body_is_passed_over(store: Store) -> None:
     seq = _snapshot_taken(store)
     store.delete_derived(G, STATE_SPACE)
-    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+    same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
     assert [m.seq for m in marks(store, G)] == [seq]
 
 
@@ -147,9 +151,9 @@ def test_a_state_remembered_in_the_process_is_used_only_for_its_mark(store: Stor
     folding on the copy; a mark that names another body (edited) reads the store again."""
     seq = _snapshot_taken(store)
     for _ in range(2):  # decoded, then remembered: the same answer, the copy untouched
-        same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+        same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
     _edit_state(store, "renamed", rehash=True)  # a mark and body that agree, but edited
-    view = view_at(store, G, LATE, every=EVERY)
+    view = view_at(store, G, LATE, every=EVERY, index=False)
     assert any("RENAMED" in n.label for n in view.nodes(G, include_tombstoned=True))
     assert [m.seq for m in marks(store, G)] == [seq]
 
@@ -158,7 +162,7 @@ def test_the_views_ledger_is_read_from_the_open_source(store: Store) -> None:
     """A view answers from its tables alone; its ledger is read from the store when first
     asked for, so that needs the store still open."""
     _snapshot_taken(store)
-    view = view_at(store, G, LATE, every=EVERY)
+    view = view_at(store, G, LATE, every=EVERY, index=False)
     nodes = view.nodes(G)
     store.close()
     assert view.nodes(G) == nodes
@@ -171,7 +175,7 @@ def test_a_read_only_file_answers_alike_and_keeps_nothing(tmp_path: Path) -> Non
     with open_store(f"sqlite:///{path}") as writable:
         build(writable, HISTORY)
     with read_only_copy(path, tmp_path) as copy, open_store(f"sqlite:///{copy}") as store:
-        same_as_full_replay(store, view_at(store, G, LATE, every=EVERY), LATE)
+        same_as_full_replay(store, view_at(store, G, LATE, every=EVERY, index=False), LATE)
         assert store.derived_spaces(G) == {}
 
 

@@ -40,11 +40,14 @@ from decisis.stores.base import Store
 from decisis.stores.fold import GraphState
 
 __all__ = [
+    "EDGE_ROWS",
     "FORMAT",
     "INDEX_SPACE",
     "KEEP",
+    "NODE_ROWS",
     "STATE_SPACE",
     "Mark",
+    "Rows",
     "copy_state",
     "crowded",
     "forget",
@@ -99,10 +102,10 @@ def encode(state: GraphState) -> str:
     appended them); the field names lead, so a record of other fields never decodes."""
     return json.dumps(
         {
-            "node_fields": _NODE.names,
-            "edge_fields": _EDGE.names,
-            "nodes": [_NODE.row(n) for n in state.nodes.values()],
-            "edges": [_EDGE.row(e) for e in state.edges.values()],
+            "node_fields": NODE_ROWS.names,
+            "edge_fields": EDGE_ROWS.names,
+            "nodes": [NODE_ROWS.row(n) for n in state.nodes.values()],
+            "edges": [EDGE_ROWS.row(e) for e in state.edges.values()],
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -113,18 +116,18 @@ def decode(body: str) -> GraphState:
     """The state ``encode`` wrote; ``ValueError``, ``TypeError``, ``KeyError`` or
     ``DecisisError`` for a body that is not one."""
     data = json.loads(body)
-    if data["node_fields"] != list(_NODE.names) or data["edge_fields"] != list(_EDGE.names):
+    if data["node_fields"] != list(NODE_ROWS.names) or data["edge_fields"] != list(EDGE_ROWS.names):
         raise ValueError("the snapshot's records have other fields")
     state = GraphState()
     nodes = state.nodes
     for row in data["nodes"]:
-        node = _NODE.record(row)
+        node = NODE_ROWS.record(row)
         nodes[node.id] = node
     out: dict[str, list[str]] = defaultdict(list)
     into: dict[str, list[str]] = defaultdict(list)
     edges = state.edges
     for row in data["edges"]:
-        edge = _EDGE.record(row)
+        edge = EDGE_ROWS.record(row)
         edges[edge.id] = edge
         out[edge.source].append(edge.id)
         into[edge.target].append(edge.id)
@@ -132,7 +135,7 @@ def decode(body: str) -> GraphState:
     return state
 
 
-class _Rows(Generic[R]):
+class Rows(Generic[R]):
     """One record class as rows of JSON values and back. Back is built field by field
     without the constructor's checks: a body is read only when it hashes to its mark, and
     what was hashed was written from records the fold had built and checked."""
@@ -167,8 +170,8 @@ class _Rows(Generic[R]):
         return record
 
 
-_NODE = _Rows(Node, {"type": NodeType, "status": NodeStatus})
-_EDGE = _Rows(Edge, {"type": EdgeType, "state": LinkState})
+NODE_ROWS = Rows(Node, {"type": NodeType, "status": NodeStatus})
+EDGE_ROWS = Rows(Edge, {"type": EdgeType, "state": LinkState})
 
 
 def marks(store: Store, graph: str) -> list[Mark]:

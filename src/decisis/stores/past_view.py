@@ -1,6 +1,8 @@
 """``view_at``: a memory store holding a graph as it stood at a moment, for ``Graph.at``.
 
-Its tables come from ``past.state_at`` (a kept snapshot and the entries after it). Its
+Its tables come from the version index (``past_at``: each record read when first asked
+for) or, where that cannot answer, from ``past.state_at`` (a kept snapshot and the entries
+after it). Its
 ledger (``events``, ``history``, the Merkle tree, ``append``) is the same prefix a full
 replay installs, tombstone marks recomputed within it, but read from the source store
 only when first asked for: most questions to the past read the tables alone. So the
@@ -14,20 +16,34 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from decisis.errors import IntegrityError
+from decisis.errors import IntegrityError, NotFound
 from decisis.ledger import check_chain
-from decisis.model import Event, EventDraft
-from decisis.stores.base import Store
+from decisis.model import Edge, EdgeType, Event, EventDraft
+from decisis.model.ids import ID_LENGTH, is_id
+from decisis.stores.base import Direction, Store
+from decisis.stores.checks import check_aware, check_direction, check_edge_types
 from decisis.stores.fold import GraphState
-from decisis.stores.memory import MemoryStore, _Graph
+from decisis.stores.memory import MemoryStore, _edge_visible, _Graph, _new_state
 from decisis.stores.past import EVERY, leading_run, state_at
+from decisis.stores.past_at import TAIL, indexed_state
+from decisis.stores.past_lazy import LazyRecords, materialised
 
 __all__ = ["PastStore", "view_at"]
 
 
-def view_at(store: Store, graph: str, moment: datetime, *, every: int = EVERY) -> PastStore:
-    """``graph`` of ``store`` as it stood when its ledger reached ``moment``."""
-    state, head = state_at(store, graph, moment, every=every)
+def view_at(
+    store: Store,
+    graph: str,
+    moment: datetime,
+    *,
+    every: int = EVERY,
+    index: bool = True,
+    tail: int = TAIL,
+) -> PastStore:
+    """``graph`` of ``store`` as it stood when its ledger reached ``moment``: from the
+    version index (``index``; ``tail`` as in ``past_at``), else from snapshots (``every``)."""
+    found = indexed_state(store, graph, moment, tail=tail) if index else None
+    state, head = found if found is not None else state_at(store, graph, moment, every=every)
     return PastStore(store, graph, moment, state, head)
 
 
@@ -45,14 +61,72 @@ class PastStore(MemoryStore):
         super().__init__(f"memory://snapshot/{graph}")
         self._source, self._name, self._moment = source, graph, moment
         self._ledger_read = head[0] == 0
+        self._lazy = isinstance(state.nodes, LazyRecords)
         if head[0]:
             data = _Graph()
-            data.state.nodes.update(state.nodes)  # plain updates: no batch is open
-            data.state.edges.update(state.edges)
-            data.state.out_edges.update(state.out_edges)
-            data.state.in_edges.update(state.in_edges)
+            if self._lazy:  # read as asked for, until a write needs a state it can roll back
+                data.state = state
+            else:
+                materialised(state, data.state)  # plain updates: no batch is open
             data.head = head
             self._graphs[graph] = data
+
+    def _settle(self) -> None:
+        """Every record read in, so that a write can roll back (``MemoryStore.append``)."""
+        with self._lock:
+            if self._lazy:
+                data = self._graph(self._name)
+                data.state = materialised(data.state, _new_state())
+                self._lazy = False
+
+    def edges(
+        self,
+        graph: str,
+        *,
+        node: str | None = None,
+        direction: Direction | None = None,
+        types: Sequence[EdgeType] | None = None,
+        as_of: datetime | None = None,
+        include_tombstoned: bool = False,
+    ) -> list[Edge]:
+        """A node's edges are read through its adjacency; all edges read every record."""
+        if not (self._lazy and graph == self._name and isinstance(node, str)):
+            return super().edges(
+                graph,
+                node=node,
+                direction=direction,
+                types=types,
+                as_of=as_of,
+                include_tombstoned=include_tombstoned,
+            )
+        check_aware(as_of, "as_of")
+        check_direction(direction, optional=True)
+        checked = check_edge_types(types)
+        with self._lock:
+            state = self._graph(graph).state
+            ids: list[str] = []
+            if direction != "in":
+                ids += state.out_edges.get(node, ())
+            if direction != "out":
+                ids += state.in_edges.get(node, ())
+            found = [
+                edge
+                for edge in map(state.edges.__getitem__, dict.fromkeys(ids))
+                if (checked is None or edge.type in checked)
+                and _edge_visible(state, edge, as_of, include_tombstoned)
+            ]
+        return sorted(found, key=lambda e: e.id)
+
+    def resolve_prefix(self, graph: str, prefix: str) -> str:
+        """A whole id is looked up alone; a shorter prefix reads every id."""
+        wanted = prefix.lower() if isinstance(prefix, str) else ""
+        if self._lazy and graph == self._name and len(wanted) == ID_LENGTH and is_id(wanted):
+            with self._lock:
+                state = self._graph(graph).state
+                if wanted in state.nodes or wanted in state.edges:
+                    return wanted
+            raise NotFound("node or edge", prefix, graph)
+        return super().resolve_prefix(graph, prefix)
 
     def _read_ledger(self) -> None:
         """Install the prefix up to the head as a full replay would: entries as stored,
@@ -77,10 +151,12 @@ class PastStore(MemoryStore):
         self, graph: str, drafts: Sequence[EventDraft], *, after_seq: int | None = None
     ) -> list[Event]:
         self._read_ledger()
+        self._settle()
         return super().append(graph, drafts, after_seq=after_seq)
 
     def load_ledger(self, graph: str, events: Any) -> int:
         self._read_ledger()
+        self._settle()
         return super().load_ledger(graph, events)
 
     def events(
