@@ -15,7 +15,8 @@ docs/benchmarks.md gives the measured effect of each on the five development cor
   leading record says so, there is no answer, and the answer names what they left out.
 - ``form``: a question asking for a kind of value (how long, which version, which region,
   what uptime) or offering a choice ("A or B?") is not answered by a record that states no
-  such value or names neither side.
+  such value or names neither side: neither the best start nor the record its walk ends at
+  (a later record that replaced it may state what the older one did not).
 """
 
 from __future__ import annotations

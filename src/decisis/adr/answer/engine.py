@@ -219,11 +219,13 @@ def settle(
     if ordered.why is not None or not ordered.ranked:
         return Settled(ordered)
     start = ordered.ranked[0][0]
-    if "form" in settings.checks and ordered.vouched is None:
-        unmet = unmet_of(start)
-        if unmet is not None:
-            return Settled(ordered, unmet=unmet)
     walked = walker(start, ordered.vouched)
+    if "form" in settings.checks and ordered.vouched is None:
+        # what is answered is where the walk ends: a record that replaced the start may
+        # state the value the start does not ("which version" of a tool a later record chose)
+        unmet = unmet_of(start)
+        if unmet is not None and (walked.standing == start or unmet_of(walked.standing)):
+            return Settled(ordered, unmet=unmet)
     if ordered.vouched is not None:
         return Settled(ordered, walked=walked)
     values = gate_values(found, ordered.ranked, settings, walked.standing, walked.chain)
