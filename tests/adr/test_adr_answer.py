@@ -110,17 +110,23 @@ def test_a_record_corrected_as_standing_rejects_candidates_replacing_it(corpus: 
         assert all(states[i] is LinkState.CANDIDATE for i in candidates.values())
 
 
+RETIRED_UNCHECKED = replace(
+    DEFAULT_SETTINGS, checks=tuple(c for c in DEFAULT_SETTINGS.checks if c != "retired")
+)
+
+
 @pytest.mark.parametrize(
-    ("status", "says", "never"),
+    ("status", "answered", "says", "never"),
     [
-        ("Superseded", "marked superseded with no later record", "Stands:"),
-        ("Deprecated", "marked deprecated with no later record", "Stands:"),
-        ("Rejected", "the proposal was turned down", "Latest on record"),
-        ("Accepted", "Stands: team:001", "turned down"),
+        # the ``retired`` check: nobody should follow it today, and no record says what did
+        ("Superseded", None, "is marked superseded and no record says what replaced it", "Stands:"),
+        ("Deprecated", None, "is marked deprecated and no record says what replaced it", "Stands:"),
+        ("Rejected", "team:001", "the proposal was turned down", "Latest on record"),
+        ("Accepted", "team:001", "Stands: team:001", "turned down"),
     ],
 )
 def test_the_answer_says_what_the_last_records_status_means(
-    tmp_path: Path, status: str, says: str, never: str
+    tmp_path: Path, status: str, answered: str | None, says: str, never: str
 ) -> None:
     team = tmp_path / "team"
     team.mkdir()
@@ -132,8 +138,13 @@ def test_the_answer_says_what_the_last_records_status_means(
     with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
         ingest(g, team)
         answer = ask(g, "Do we cache rendered pages in Memcached?")
-    assert answer.answer == "team:001"
+        kept = ask(g, "Do we cache rendered pages in Memcached?", RETIRED_UNCHECKED)
+    assert answer.answer == answered
     assert says in answer.text and never not in answer.text
+    # without the check, the retired record is the answer, said to be retired
+    assert kept.answer == "team:001"
+    if answered is None:
+        assert f"marked {status.lower()} with no later record" in kept.text
 
 
 @pytest.mark.parametrize(
