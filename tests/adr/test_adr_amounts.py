@@ -146,3 +146,29 @@ def test_which_value_is_answered_only_by_a_record_that_names_one(
     missing, found = ask_team(unanswered, answered[0])
     assert missing.answer is None and kind in missing.text
     assert found.answer == answered[1]
+
+
+OLD_RUNNER = (
+    "# 9. Browser tests with Nightwatch\n\nDate: 2020-01-01\n\n## Status\n\n"
+    "Superseded by [10. Browser tests with Cypress](010-cypress.md)\n\n## Decision\n\n"
+    "End-to-end browser tests are written for Nightwatch and run against the review apps.\n"
+)
+NEW_RUNNER = (
+    "# 10. Browser tests with Cypress\n\nDate: 2021-01-01\n\n## Status\n\nAccepted\n\n"
+    "Supersedes [9. Browser tests with Nightwatch](009-nightwatch.md)\n\n## Decision\n\n"
+    "End-to-end browser tests move to Cypress version 9.5, pinned in package.json.\n"
+)
+
+
+def test_the_form_is_met_by_the_record_the_walk_ends_at(write: WriteFn, ask_team: AskFn) -> None:
+    """A question asking which version, whose best start names no version, is answered by
+    the record that replaced it when that one states it (what is answered is the walk's
+    end); with neither stating one, it is still not answered."""
+    write("009-nightwatch.md", OLD_RUNNER)
+    write("010-cypress.md", NEW_RUNNER)
+    (versioned,) = ask_team("Which version of Nightwatch do the end-to-end browser tests run?")
+    assert versioned.start == "team:009"
+    assert versioned.answer == "team:010"
+    write("010-cypress.md", NEW_RUNNER.replace(" version 9.5, pinned in package.json", ""))
+    (unversioned,) = ask_team("Which version of Nightwatch do the end-to-end browser tests run?")
+    assert unversioned.answer is None and "which version" in unversioned.text

@@ -15,7 +15,12 @@ docs/benchmarks.md gives the measured effect of each on the five development cor
   leading record says so, there is no answer, and the answer names what they left out.
 - ``form``: a question asking for a kind of value (how long, which version, which region,
   what uptime) or offering a choice ("A or B?") is not answered by a record that states no
-  such value or names neither side.
+  such value or names neither side: neither the best start nor the record its walk ends at
+  (a later record that replaced it may state what the older one did not).
+- ``retired``: a walk that ends at a record marked superseded or deprecated, with no later
+  record saying what replaced it, answers nothing: nobody should follow that record today,
+  and the answer says which record it found and how it is marked. A question naming the
+  record, or one a correction vouches for, is still answered with it.
 """
 
 from __future__ import annotations

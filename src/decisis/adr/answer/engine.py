@@ -7,7 +7,8 @@
 4. Walk from the best start along believed links to the record that stands (``walk``).
 5. Abstain when the calibrated probability that the best start answers is below the
    settings' threshold (``gate``), unless the question names the record or a corrected
-   question nearly the same vouches for it.
+   question nearly the same vouches for it; or when the walk ends at a record marked
+   superseded or deprecated that no record replaces (the ``retired`` check).
 6. Say it in about 130 tokens (``render``).
 
 The steps are functions of their inputs, so ``decisis.adr.answer.fit`` runs the same ones
@@ -27,6 +28,7 @@ from decisis.adr.answer.gate import gate_values, probability
 from decisis.adr.answer.question import parse_question
 from decisis.adr.answer.render import (
     NOTHING_INGESTED,
+    RETIRED,
     Answer,
     abstained,
     check_question,
@@ -190,6 +192,7 @@ class Settled:
     unmet: str | None = None  # why the best start cannot give the form the question asks
     walked: Walk | None = None
     gate: tuple[float, ...] | None = None
+    retired: str | None = None  # the status of where the walk ends, when nobody should follow it
 
     def chance(self, settings: AnswerSettings) -> float | None:
         """The gate's probability that the best start answers, when the gate decides."""
@@ -200,7 +203,7 @@ class Settled:
         chance = self.chance(settings)
         if self.walked is None or (chance is not None and chance < settings.abstain_below):
             return None
-        return self.walked.standing
+        return None if self.retired else self.walked.standing
 
 
 Walker = Callable[[str, "str | None"], Walk]  # (start, what vouches for it) -> the walk
@@ -211,23 +214,31 @@ def settle(
     settings: AnswerSettings,
     walker: Walker,
     unmet_of: Callable[[str], str | None],
+    status_of: Callable[[str], object] | None = None,
 ) -> Settled:
     """The steps of answering that decide, in order: the checks, the walk, the gate's values.
     ``decide`` and the fit (``decisis.adr.answer.fit``, which keeps each walk and each form
-    check of a question) both run them, so the fit scores what answering does."""
+    check of a question) both run them, so the fit scores what answering does. ``status_of``
+    gives a record's status (for the ``retired`` check; without it, that check is off)."""
     ordered = order(found, settings)
     if ordered.why is not None or not ordered.ranked:
         return Settled(ordered)
     start = ordered.ranked[0][0]
-    if "form" in settings.checks and ordered.vouched is None:
-        unmet = unmet_of(start)
-        if unmet is not None:
-            return Settled(ordered, unmet=unmet)
     walked = walker(start, ordered.vouched)
+    if "form" in settings.checks and ordered.vouched is None:
+        # what is answered is where the walk ends: a record that replaced the start may
+        # state the value the start does not ("which version" of a tool a later record chose)
+        unmet = unmet_of(start)
+        if unmet is not None and (walked.standing == start or unmet_of(walked.standing)):
+            return Settled(ordered, unmet=unmet)
     if ordered.vouched is not None:
         return Settled(ordered, walked=walked)
     values = gate_values(found, ordered.ranked, settings, walked.standing, walked.chain)
-    return Settled(ordered, walked=walked, gate=values)
+    retired = None
+    if "retired" in settings.checks and status_of is not None:
+        status = status_of(walked.standing)
+        retired = str(status) if status in RETIRED else None
+    return Settled(ordered, walked=walked, gate=values, retired=retired)
 
 
 def decide(
@@ -246,7 +257,13 @@ def decide(
             return Walk([start])
         return walk_from(view, found, start, vouched, graph, settings)
 
-    settled = settle(found, settings, walker, lambda key: form_unmet(view, found.question, key))
+    settled = settle(
+        found,
+        settings,
+        walker,
+        lambda key: form_unmet(view, found.question, key),
+        lambda key: view.meta(key).get("status"),
+    )
     ordered = settled.ordered
     if ordered.which:
         return which_record(view, text, list(ordered.which))
@@ -261,6 +278,14 @@ def decide(
     chance = settled.chance(settings)
     if chance is not None and chance < settings.abstain_below:
         why = "the closest record is about something else"
+        return abstained(text, why, _evidence(found, ordered, chance))
+    if settled.retired is not None:
+        end = result.standing
+        led = "the closest record" if end == start else f"where the closest record {start} leads"
+        why = (
+            f'{end} "{view.records[end].label}", {led}, is marked {settled.retired} and no '
+            "record says what replaced it"
+        )
         return abstained(text, why, _evidence(found, ordered, chance))
     notes = notes_of(view, result)
     summary = summary_of(view, result.standing)

@@ -81,6 +81,9 @@ class FitCase:
         walked = self.walk(start, vouched)
         return walked.standing, tuple(walked.chain)
 
+    def status(self, key: str) -> object:
+        return self.view.meta(key).get("status")
+
     def form(self, start: str) -> str | None:
         if start not in self.unmet:
             self.unmet[start] = form_unmet(self.view, self.found.question, start)
@@ -100,7 +103,7 @@ def fit_case(
 
 
 def _settled(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> Settled:
-    return settle(found or case.found, settings, case.walk, case.form)
+    return settle(found or case.found, settings, case.walk, case.form, case.status)
 
 
 def _answered(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> bool:

@@ -1,10 +1,12 @@
 """Abstention from one calibrated score: does the best start answer the question?
 
 The probability is a logistic model over what the best start shows (``GATE_FEATURES``): its
-score and its lead over the next start, how much of the question and of its subject it
-holds, and how close it is in meaning (itself or where its walk ends, and its closest
-sentence). ``decisis.evaluation.fit`` fits the model and its threshold on whether the best
-start was right, one corpus held out at a time.
+score and its lead over the next start, how much of the question it holds, and how close
+its closest sentence is in meaning. ``gate_readings`` also gives the start's subject
+coverage and its cosine (or that of where its walk ends), which the gate no longer reads:
+left out, leave-one-corpus-out gained a question (docs/benchmarks.md).
+``decisis.evaluation.fit`` fits the model and its threshold on whether the best start was
+right, one corpus held out at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +17,37 @@ from collections.abc import Sequence
 from decisis.adr.answer.features import Candidates
 from decisis.adr.answer.settings import GATE_FEATURES, AnswerSettings
 
-__all__ = ["gate_values", "probability"]
+__all__ = ["gate_readings", "gate_values", "probability"]
+
+
+def gate_readings(
+    found: Candidates,
+    ranked: Sequence[tuple[str, float]],
+    settings: AnswerSettings,
+    standing: str | None = None,
+    chain: Sequence[str] = (),
+) -> dict[str, float]:
+    """What the gate can read of the best of ``ranked`` (``GATE_FEATURES`` chooses what it
+    does read); ``standing`` is where the walk from it ends (its cosine counts when closer: a
+    record deciding many things is far from a question about one of them, the later record
+    that took that part over is not). The margin is over the best start off the walk's
+    ``chain``: an old record and the one that replaced it both match a question about them,
+    and agree on the answer."""
+    top, score = ranked[0]
+    on_chain = {top, *chain}
+    second = next((s for k, s in ranked[1:] if k not in on_chain), 0.0)
+    most = sum(w for w in settings.weights if w > 0) or 1.0
+    cosine = found.cosines.get(top, 0.0)
+    if standing is not None:
+        cosine = max(cosine, found.cosines.get(standing, cosine))
+    return {
+        "score": score / most,
+        "margin": (score - second) / most,
+        "coverage": found.value(top, "coverage"),
+        "subject": found.value(top, "subject"),
+        "cosine": cosine,
+        "sentence": found.value(top, "sentence"),
+    }
 
 
 def gate_values(
@@ -25,27 +57,9 @@ def gate_values(
     standing: str | None = None,
     chain: Sequence[str] = (),
 ) -> tuple[float, ...]:
-    """The values of ``GATE_FEATURES`` for the best of ``ranked``; ``standing`` is where the
-    walk from it ends (its cosine counts when closer: a record deciding many things is far
-    from a question about one of them, the later record that took that part over is not).
-    The margin is over the best start off the walk's ``chain``: an old record and the one
-    that replaced it both match a question about them, and agree on the answer."""
-    top, score = ranked[0]
-    on_chain = {top, *chain}
-    second = next((s for k, s in ranked[1:] if k not in on_chain), 0.0)
-    most = sum(w for w in settings.weights if w > 0) or 1.0
-    cosine = found.cosines.get(top, 0.0)
-    if standing is not None:
-        cosine = max(cosine, found.cosines.get(standing, cosine))
-    values = {
-        "score": score / most,
-        "margin": (score - second) / most,
-        "coverage": found.value(top, "coverage"),
-        "subject": found.value(top, "subject"),
-        "cosine": cosine,
-        "sentence": found.value(top, "sentence"),
-    }
-    return tuple(values[name] for name in GATE_FEATURES)
+    """The values of ``GATE_FEATURES`` for the best of ``ranked`` (``gate_readings``)."""
+    readings = gate_readings(found, ranked, settings, standing, chain)
+    return tuple(readings[name] for name in GATE_FEATURES)
 
 
 def probability(values: Sequence[float], settings: AnswerSettings) -> float:
