@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 from decisis.adr.answer.features import Candidates
-from decisis.adr.answer.settings import GATE_FEATURES, AnswerSettings
+from decisis.adr.answer.settings import FEATURES, GATE_FEATURES, LEARNED, AnswerSettings
 
 __all__ = ["gate_values", "probability"]
 
@@ -33,7 +33,12 @@ def gate_values(
     top, score = ranked[0]
     on_chain = {top, *chain}
     second = next((s for k, s in ranked[1:] if k not in on_chain), 0.0)
-    most = sum(w for w in settings.weights if w > 0) or 1.0
+    # the scale leaves out what corrections lend (``LEARNED``): weighing it must not move
+    # the scores of questions no correction reaches
+    most = sum(
+        w for n, w in zip(FEATURES, settings.weights, strict=True) if w > 0 and n not in LEARNED
+    )
+    most = most or 1.0
     cosine = found.cosines.get(top, 0.0)
     if standing is not None:
         cosine = max(cosine, found.cosines.get(standing, cosine))
