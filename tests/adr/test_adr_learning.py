@@ -11,6 +11,7 @@ import pytest
 import decisis
 from decisis.adr.answer import DEFAULT_SETTINGS, AnswerSettings, ask, consider
 from decisis.adr.answer.engine import order
+from decisis.adr.answer.features import Candidates
 from decisis.adr.answer.gate import gate_values
 from decisis.adr.answer.memory import (
     QUESTION_SPACE,
@@ -20,6 +21,7 @@ from decisis.adr.answer.memory import (
     learnt,
     term_cosine,
 )
+from decisis.adr.answer.settings import FEATURES, GATE_FEATURES
 from decisis.adr.learn.corrections import correct, undo
 from decisis.adr.link.ingest import ingest
 from decisis.adr.link.view import view_of
@@ -179,3 +181,31 @@ def test_the_lead_goes_only_to_the_closest_record() -> None:
     assert terms_1 == pytest.approx(1.0 - by_terms["a:2"])
     assert cosine_1 == pytest.approx((1.0 - 0.8) / 0.5)
     assert term_cosine({"x"}, frozenset({"y"}), lambda t: 1.0) == 0.0
+
+
+def _with_learned(found: Candidates, key: str, value: float) -> Candidates:
+    at = FEATURES.index("learned_terms")
+    rows = [
+        tuple(value if (k == key and i == at) else v for i, v in enumerate(row))
+        for k, row in zip(found.keys, found.values, strict=True)
+    ]
+    return replace(found, values=rows)
+
+
+def test_the_gate_reads_what_is_lent_to_the_best_start_only(records: Path, tmp_path: Path) -> None:
+    """Lent to the best start, a correction raises its margin; lent to another start that
+    stays behind, it leaves the gate's values as they were (it did not make that start the
+    best, and must not make the gate doubt the best one)."""
+    with decisis.open(f"sqlite:///{tmp_path / 'g.db'}") as g:
+        ingest(g, records)
+        found = consider(g, view_of(g), "How are services released to the cluster?", LEARNING)
+    ranked = found.ranked(LEARNING)
+    (top, _), (other, _) = ranked[0], ranked[1]
+    plain = gate_values(found, ranked, LEARNING)
+    behind = _with_learned(found, other, 0.05)
+    assert behind.ranked(LEARNING)[0][0] == top
+    assert gate_values(behind, behind.ranked(LEARNING), LEARNING) == plain
+    ahead = _with_learned(found, top, 0.2)
+    margin = GATE_FEATURES.index("margin")
+    lifted = gate_values(ahead, ahead.ranked(LEARNING), LEARNING)
+    assert lifted[margin] > plain[margin]

@@ -29,10 +29,12 @@ def gate_values(
     walk from it ends (its cosine counts when closer: a record deciding many things is far
     from a question about one of them, the later record that took that part over is not).
     The margin is over the best start off the walk's ``chain``: an old record and the one
-    that replaced it both match a question about them, and agree on the answer."""
+    that replaced it both match a question about them, and agree on the answer. What
+    corrections lend counts for the best start only: lent to another, it did not make that
+    one the best, and it must not make the gate doubt the best one either."""
     top, score = ranked[0]
     on_chain = {top, *chain}
-    second = next((s for k, s in ranked[1:] if k not in on_chain), 0.0)
+    second = next((s - _lent(found, k, settings) for k, s in ranked[1:] if k not in on_chain), 0.0)
     # the scale leaves out what corrections lend (``LEARNED``): weighing it must not move
     # the scores of questions no correction reaches
     most = sum(
@@ -51,6 +53,13 @@ def gate_values(
         "sentence": found.value(top, "sentence"),
     }
     return tuple(values[name] for name in GATE_FEATURES)
+
+
+def _lent(found: Candidates, key: str, settings: AnswerSettings) -> float:
+    """The part of ``key``'s score that corrections lend (``LEARNED``)."""
+    if key not in found.keys:
+        return 0.0
+    return sum(settings.weight(name) * found.value(key, name) for name in LEARNED)
 
 
 def probability(values: Sequence[float], settings: AnswerSettings) -> float:
