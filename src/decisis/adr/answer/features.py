@@ -13,12 +13,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from decisis.adr.answer.memory import learned_features, learned_values, learnt, profile
 from decisis.adr.answer.passages import best_passages
 from decisis.adr.answer.question import Question
 from decisis.adr.answer.recall import Remembered, recalled, remembered
 from decisis.adr.answer.scope import keep_exclusions, record_exclusions
-from decisis.adr.answer.settings import FEATURES, AnswerSettings
-from decisis.adr.answer.vectors import closest_sentence, similarities, title_similarities
+from decisis.adr.answer.settings import FEATURES, LEARNED, AnswerSettings
+from decisis.adr.answer.vectors import (
+    closest_sentence,
+    question_vector,
+    record_matrix,
+    similarities,
+    title_similarities,
+)
 from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
 from decisis.search.terms import term_counts
@@ -82,6 +89,7 @@ def candidates(
     by_vectors = sorted(cosines, key=lambda k: (-cosines[k], k))[:depth]
     recalled_by = remembered(view, question, settings) if settings.remember else None
     lent = recalled(view, question, settings) if settings.remember else {}
+    by_terms, by_meaning = _learned(graph, view, question, settings)
     keys = _ordered(
         list(hits),
         list(passages),
@@ -125,6 +133,7 @@ def candidates(
         title = term_counts(view.records[key].label)
         held = {t for t in weights if t in title}
         held |= {origin[t] for t in held if t in origin}
+        learned = learned_features(by_terms, by_meaning, key, settings.learned_floor)
         row = {
             "lexical": lexical,
             "passage": passages.get(key, 0.0) / best_passage,
@@ -138,6 +147,8 @@ def candidates(
             "remembered": 1.0 if key in vouched else 0.0,
             "recalled": lent.get(key, 0.0),
             "model": 0.0,  # set by the reranker, when one is configured (``engine.consider``)
+            "learned_terms": learned[0],
+            "learned_cosine": learned[1],
         }
         found.keys.append(key)
         found.folders[key] = folder
@@ -146,3 +157,17 @@ def candidates(
             name: ranked.index(key) + 1 for name, ranked in rankings.items() if key in ranked
         }
     return found
+
+
+def _learned(
+    graph: Graph | None, view: AdrView, question: Question, settings: AnswerSettings
+) -> tuple[dict[str, float], dict[str, float]]:
+    """What the corrected questions lend each record (``decisis.adr.answer.memory``); not
+    worked out when neither learned feature weighs anything."""
+    if not settings.remember or not any(settings.weight(name) for name in LEARNED):
+        return {}, {}
+    memory = learnt(view, graph)
+    if not memory:
+        return {}, {}
+    pointed = profile(record_matrix(view, graph), question_vector(view, question.text))
+    return learned_values(memory, question.terms, pointed, view.index.idf)

@@ -9,7 +9,9 @@ steps on them (``decisis.adr.answer.engine.settle``), so a fit is minutes, not h
    (the lexical weight is fixed at 1: only ratios rank);
 2. the abstention model, by logistic regression of "the best start was right" on its gate
    features, over every question (out-of-scope ones are the negatives they should be);
-3. its threshold, as the value that answers most questions right.
+3. its threshold, as the value that answers most questions right;
+4. what corrections lend to later questions, learning on, in simulated test-then-train
+   orders (``decisis.adr.answer.fit_learning``).
 
 ``leave_one_out`` fits on every group but one and gives the settings for that one: a figure
 measured with them on the group held out is a held-out figure for that group.
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from decisis.adr.answer.checks import form_unmet
 from decisis.adr.answer.engine import Settled, settle, walk_from
 from decisis.adr.answer.features import Candidates
-from decisis.adr.answer.settings import DEFAULT_SETTINGS, FEATURES, AnswerSettings
+from decisis.adr.answer.settings import DEFAULT_SETTINGS, FEATURES, LEARNED, AnswerSettings
 from decisis.adr.answer.walk import Walk
 from decisis.adr.link.view import AdrView
 from decisis.graph import Graph
@@ -36,7 +38,7 @@ THRESHOLDS = tuple(i / 40 for i in range(1, 40))
 FIXED = "lexical"  # the scale: only the ratios of the weights rank starts
 # Not fitted: with learning off no question is remembered, so the fit cannot see this weight;
 # it stays what the settings say (a remembered question outranks any words' match).
-UNFITTED = frozenset({FIXED, "remembered", "recalled", "model"})
+UNFITTED = frozenset({FIXED, "remembered", "recalled", "model"}) | LEARNED
 
 
 @dataclass(frozen=True)
@@ -256,10 +258,14 @@ def fit(
     gated = _fit_gate(cases, weighted)
     groups = sorted({c.group for c in cases})
     right = _right_with_gate(cases, gated)
+    from decisis.adr.answer.fit_learning import fit_learning
+
+    # then what corrections lend, learning on, in simulated orders (``fit_learning``)
+    learned = fit_learning(cases, gated)
     return replace(
-        gated,
+        learned,
         fitted_on=name or ", ".join(groups),
-        extra={"right": right, "questions": len(cases)},
+        extra={**learned.extra, "right": right, "questions": len(cases)},
     )
 
 

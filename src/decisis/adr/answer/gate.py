@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 
 from decisis.adr.answer.features import Candidates
-from decisis.adr.answer.settings import GATE_FEATURES, AnswerSettings
+from decisis.adr.answer.settings import FEATURES, GATE_FEATURES, LEARNED, AnswerSettings
 
 __all__ = ["gate_readings", "gate_values", "probability"]
 
@@ -35,8 +35,15 @@ def gate_readings(
     and agree on the answer."""
     top, score = ranked[0]
     on_chain = {top, *chain}
-    second = next((s for k, s in ranked[1:] if k not in on_chain), 0.0)
-    most = sum(w for w in settings.weights if w > 0) or 1.0
+    # what corrections lend counts for the best start only: lent to another, it did not make
+    # that one the best, and it must not make the gate doubt the best one either
+    second = next((s - _lent(found, k, settings) for k, s in ranked[1:] if k not in on_chain), 0.0)
+    # the scale leaves out what corrections lend (``LEARNED``): weighing it must not move
+    # the scores of questions no correction reaches
+    most = sum(
+        w for n, w in zip(FEATURES, settings.weights, strict=True) if w > 0 and n not in LEARNED
+    )
+    most = most or 1.0
     cosine = found.cosines.get(top, 0.0)
     if standing is not None:
         cosine = max(cosine, found.cosines.get(standing, cosine))
@@ -60,6 +67,13 @@ def gate_values(
     """The values of ``GATE_FEATURES`` for the best of ``ranked`` (``gate_readings``)."""
     readings = gate_readings(found, ranked, settings, standing, chain)
     return tuple(readings[name] for name in GATE_FEATURES)
+
+
+def _lent(found: Candidates, key: str, settings: AnswerSettings) -> float:
+    """The part of ``key``'s score that corrections lend (``LEARNED``)."""
+    if key not in found.keys:
+        return 0.0
+    return sum(settings.weight(name) * found.value(key, name) for name in LEARNED)
 
 
 def probability(values: Sequence[float], settings: AnswerSettings) -> float:

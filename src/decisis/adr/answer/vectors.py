@@ -28,6 +28,7 @@ __all__ = [
     "closest_records",
     "closest_sentence",
     "question_similarities",
+    "question_vector",
     "record_matrix",
     "record_space",
     "similarities",
@@ -184,6 +185,18 @@ def question_similarities(view: AdrView, question: str, ids: Sequence[str]) -> d
             cache[i] = vector
     query = _query_vector(embedder, view, question)
     return {i: float(cache[i] @ query) for i in ids if i in cache}
+
+
+def question_vector(view: AdrView, question: str) -> Any | None:
+    """The unit vector of ``question`` (``None`` without an embedder)."""
+    import numpy as np
+
+    embedder = _embedder()
+    if embedder is None:
+        return None
+    vector = np.asarray(_query_vector(embedder, view, question), dtype=np.float32)
+    norm = float(np.sqrt(vector @ vector))
+    return vector / norm if norm else vector
 
 
 def closest_sentence(view: AdrView, question: str, key: str) -> tuple[float, str] | None:

@@ -17,6 +17,9 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   gain trust: its links below the walking threshold are never walked, so never
   rejected, while corrections keep confirming the right ones, until every candidate
   of the rule is walked, on every topic;
+* the question's terms and vector are kept beside its node as derived data
+  (``decisis.adr.answer.memory``), so a later question sharing its rare terms or its
+  meaning finds KEY (the learned features answering weighs);
 * when no link leads from the start to KEY, a ``correction`` link is proposed; it stays
   a candidate until a second correction agrees, then it is confirmed;
 * a rule's trust is its prior plus its judged links (``decisis.adr.link.trust``), so judging
@@ -25,8 +28,8 @@ One correction is one ``append`` (one transaction, auditable in the ledger):
   store moves them all at once, not one event per link).
 
 ``undo`` reverses the latest correction of a question: judged links get their earlier
-state back, a link it proposed and the question node are tombstoned, and the trust the
-correction moved moves back, again in one append.
+state back, a link it proposed and the question node are tombstoned (and its terms and
+vector forgotten), and the trust the correction moved moves back, again in one append.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from decisis.adr.answer import (
     consider,
     decide,
 )
+from decisis.adr.answer.memory import forget_question, keep_question
 from decisis.adr.link.ingest import adr_links
 from decisis.adr.link.trust import CORRECTION_RULE, links_after, trust_moves
 from decisis.adr.link.view import QUESTION_KIND, AdrView, view_of
@@ -258,7 +262,10 @@ def correct(
     between, else it is worked out again (``written_once``): two corrections at once each
     move their rules' trust from what the other left."""
     check_question(question)
-    return written_once(lambda: _correct(graph, question, key, settings), graph)
+    result = written_once(lambda: _correct(graph, question, key, settings), graph)
+    if key is not None:  # what the next question is compared with, kept beside the node
+        keep_question(graph, result.node, " ".join(question.split())[:500])
+    return result
 
 
 def _correct(graph: Graph, question: str, key: str | None, settings: AnswerSettings) -> Correction:
@@ -348,7 +355,9 @@ def _latest_question(graph: Graph, question: str) -> Node:
 def undo(graph: Graph, question: str) -> Correction:
     """Reverse the latest correction of ``question`` (read again if another writer moved
     the graph meanwhile, as ``correct``)."""
-    return written_once(lambda: _undo(graph, question), graph)
+    result = written_once(lambda: _undo(graph, question), graph)
+    forget_question(graph, result.node)
+    return result
 
 
 def _undo(graph: Graph, question: str) -> Correction:
