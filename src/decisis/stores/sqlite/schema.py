@@ -161,6 +161,14 @@ _RULE_LINKS = (
 )
 
 _LEDGER_NEW = (f"CREATE INDEX ledger_by_new ON ledger (graph, ({PAYLOAD_NEW}))",)
+# Only the entries whose payload names a ``new`` (supersedes) are in it: ``history``'s
+# ``(PAYLOAD_NEW) = :id`` implies ``IS NOT NULL``, so SQLite still uses it, and an append
+# of other events writes no page of it (one of the ~20 pages a ``record_decision`` wrote).
+_LEDGER_NEW_PARTIAL = (
+    "DROP INDEX ledger_by_new",
+    f"CREATE INDEX ledger_by_new ON ledger (graph, ({PAYLOAD_NEW})) "
+    f"WHERE ({PAYLOAD_NEW}) IS NOT NULL",
+)
 
 
 def _refold(conn: sqlite3.Connection) -> None:
@@ -183,6 +191,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "retirement follows the link's state (nodes refolded)", (), _refold),
     Migration(7, "Merkle tree over the ledger, and signed checkpoints", _TYPES.merkle()),
     Migration(8, "derived data kept by digest beside the graph", _TYPES.derived()),
+    Migration(9, "history's index holds only the entries naming a new record", _LEDGER_NEW_PARTIAL),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
