@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Generic, Protocol, TypeVar
 
 from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
@@ -240,6 +241,7 @@ _ENDS = """(SELECT group_concat(
         FROM nodes n WHERE n.graph = g.graph AND n.id IN ({marks}))"""
 
 
+@lru_cache(maxsize=64)  # the sizes batches come in: few
 def _start_sql(added: int, ends: int) -> str:
     used = _USED.format(marks=", ".join("?" * added)) if added else "NULL"
     known = _ENDS.format(marks=", ".join("?" * ends)) if ends else "NULL"

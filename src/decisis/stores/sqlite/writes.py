@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 
 from decisis.ledger import chain_checksum
 from decisis.model import Event, EventDraft, EventKind, format_time
@@ -112,7 +112,7 @@ def append(
     return events
 
 
-@cache
+@lru_cache(maxsize=64)  # the sizes batches come in: few
 def _insert_ledger_sql(count: int) -> str:
     return _INSERT_LEDGER + ", (?, ?, ?, ?, ?, ?, ?, ?)" * (count - 1)
 
