@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from decisis.errors import Conflict, InvalidInput
+from decisis.errors import Conflict, InvalidInput, NotFound
 from decisis.stores import Store
-from tests.stores.helpers import G, edge_added, make_edge, make_node, node_added
+from tests.stores.helpers import G, edge_added, make_edge, make_node, node_added, tombstoned
 
 
 @pytest.mark.parametrize(
@@ -80,3 +80,25 @@ def test_an_id_added_twice_in_one_batch_is_refused(store: Store) -> None:
         with pytest.raises(Conflict):
             store.append(G, batch)
         assert list(store.events(G)) == []
+
+
+def test_what_a_batch_knows_of_an_edges_ends_follows_the_batch(store: Store) -> None:
+    """The nodes an edge joins are looked up once, when the append begins; the batch's own
+    changes still count: a node tombstoned earlier in the batch, a node the batch adds
+    tombstoned, or added only after the edge, are refused, and nothing is written."""
+    a = make_node("a")
+    store.append(G, [node_added(a)])
+    gone = make_node("born tombstoned", tombstoned_at=a.recorded_at, tombstone_reason="test")
+    later = make_node("added after the edge")
+    for batch, error in (
+        ([tombstoned(a), edge_added(make_edge(a, make_node("b")))], Conflict),
+        ([node_added(b := make_node("b")), tombstoned(a), edge_added(make_edge(b, a))], Conflict),
+        ([node_added(gone), edge_added(make_edge(a, gone))], Conflict),
+        ([edge_added(make_edge(a, later)), node_added(later)], NotFound),
+    ):
+        with pytest.raises(error):
+            store.append(G, batch)
+        assert len(list(store.events(G))) == 1
+    c = make_node("c")
+    store.append(G, [node_added(c), edge_added(make_edge(a, c)), edge_added(make_edge(c, a))])
+    assert len(list(store.events(G))) == 4

@@ -39,22 +39,35 @@ EDGE_MUTABLE_FIELDS = frozenset(
 
 
 _ENUM_FIELDS = frozenset({"type", "status", "state"})
-_NAMES: dict[type, tuple[str, ...]] = {}  # field names by record class, looked up once
+# By record class, looked up once: its field names, split into those written as they are,
+# the times (written as canonical text) and the enums (written as their values).
+_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _plan(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    names = tuple(f.name for f in fields(cls))
+    plan = (
+        names,
+        tuple(name for name in names if name in _TIME_FIELDS),
+        tuple(name for name in names if name in _ENUM_FIELDS),
+    )
+    _PLANS[cls] = plan
+    return plan
 
 
 def _dump(record: Any) -> dict[str, Any]:
-    cls = type(record)
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = tuple(f.name for f in fields(record))
-    out: dict[str, Any] = {}
-    for name in names:
-        value = getattr(record, name)
+    """The record's JSON form, its fields in their declared order: the plain ones copied
+    at once, then the times and enums written over them."""
+    names, times, enums = _PLANS.get(type(record)) or _plan(type(record))
+    out = {name: getattr(record, name) for name in names}
+    for name in times:
+        value = out[name]
         if isinstance(value, datetime):
-            value = format_time(value)
-        elif name in _ENUM_FIELDS and hasattr(value, "value"):
-            value = value.value
-        out[name] = value
+            out[name] = format_time(value)
+    for name in enums:
+        value = out[name]
+        if hasattr(value, "value"):
+            out[name] = value.value
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Generic, Protocol, TypeVar
 
 from decisis.errors import Conflict, CycleError, InvalidInput, NotFound
@@ -52,6 +53,7 @@ __all__ = [
     "new_ids",
     "read_head",
     "read_heads",
+    "read_start",
     "rewrite_node",
     "stored_nodes",
 ]
@@ -184,21 +186,40 @@ def apply(
 
 @dataclass
 class NewIds:
-    """What one append knows of the ids it adds, so that it looks each up once, not once a
-    draft: ``absent``, found in neither table when the append began (``new_ids``), and
-    ``added``, inserted by the append since. Only this transaction writes the tables."""
+    """What one append knows of the ids it adds and the nodes its edges join, so that it
+    looks each up once, not once a draft: ``absent``, found in neither table when the
+    append began (``new_ids``), ``added``, inserted by the append since, and ``ends``, by
+    node id, whether it is tombstoned (``None``: no such node), for the nodes the batch's
+    edges may join: read when the append began, and set by the batch's ``node.added``;
+    forgotten at a tombstone. Only this transaction writes the tables."""
 
     absent: set[str] = field(default_factory=set)
     added: set[str] = field(default_factory=set)
+    ends: dict[str, bool | None] = field(default_factory=dict)
+
+
+def _wanted(drafts: Sequence[EventDraft]) -> tuple[list[str], list[str]]:
+    """The ids the drafts' own records add (``EventDraft.record``), and the nodes their
+    edges join that they do not add; none when there are too many for one statement."""
+    records = [d.record for d in drafts if d.record is not None]
+    added = {r.id for r in records if isinstance(r.id, str)}
+    ends = {
+        end
+        for r in records
+        if isinstance(r, Edge)
+        for end in (r.source, r.target)
+        if isinstance(end, str) and end not in added
+    }
+    if len(added) > _MAX_LOOKED_UP or len(ends) > _MAX_LOOKED_UP:
+        return [], []
+    return sorted(added), sorted(ends)
 
 
 def new_ids(conn: Connection, graph: str, drafts: Sequence[EventDraft]) -> NewIds:
     """The ids the drafts' own records add (``EventDraft.record``) that no node or edge of
     the graph has yet, found in one statement; any other id is looked up when it comes."""
-    wanted = sorted(
-        {d.record.id for d in drafts if d.record is not None and isinstance(d.record.id, str)}
-    )
-    if not wanted or len(wanted) > _MAX_LOOKED_UP:
+    wanted, _ = _wanted(drafts)
+    if not wanted:
         return NewIds()
     marks = ", ".join("?" * len(wanted))
     sql = (
@@ -207,6 +228,42 @@ def new_ids(conn: Connection, graph: str, drafts: Sequence[EventDraft]) -> NewId
     )
     used = {row[0] for row in conn.execute(sql, (graph, *wanted, graph, *wanted)).fetchall()}
     return NewIds(absent=set(wanted) - used)
+
+
+# ``_HEADS`` and, in the same statement, the ids of ``new_ids`` already used and the
+# state of the nodes the batch's edges join, each as one text of ids apart by spaces (ids
+# are base32: no spaces), an end's id followed by ``+`` (live) or ``-`` (tombstoned).
+_USED = """(SELECT group_concat(u.id, ' ') FROM (
+        SELECT id FROM nodes WHERE graph = g.graph AND id IN ({marks})
+        UNION ALL SELECT id FROM edges WHERE graph = g.graph AND id IN ({marks})) u)"""
+_ENDS = """(SELECT group_concat(
+            n.id || (CASE WHEN n.tombstoned_at IS NULL THEN '+' ELSE '-' END), ' ')
+        FROM nodes n WHERE n.graph = g.graph AND n.id IN ({marks}))"""
+
+
+@lru_cache(maxsize=64)  # the sizes batches come in: few
+def _start_sql(added: int, ends: int) -> str:
+    used = _USED.format(marks=", ".join("?" * added)) if added else "NULL"
+    known = _ENDS.format(marks=", ".join("?" * ends)) if ends else "NULL"
+    return _HEADS.replace("m.size, m.frontier", f"m.size, m.frontier, {used}, {known}", 1)
+
+
+def read_start(
+    conn: Connection, graph: str, drafts: Sequence[EventDraft]
+) -> tuple[int, str, tuple[Any, Any], tuple[int, list[bytes]] | None, NewIds]:
+    """``read_heads`` and ``new_ids`` in one statement, with the state of the nodes the
+    drafts' edges join (``NewIds.ends``): an append's reads before it writes."""
+    added, ends = _wanted(drafts)
+    params = (*added, *added, *ends, graph)
+    row = conn.execute(_start_sql(len(added), len(ends)), params).fetchone()
+    seq, checksum, at_head, beyond, size, frontier, used, known = row
+    head = (0, GENESIS) if seq is None else (int(seq), str(checksum))
+    tree = SqlTree.head_of(None if size is None else (size, frontier))
+    ids = NewIds(absent=set(added) - set((used or "").split()))
+    ids.ends = dict.fromkeys(ends)
+    for mark in (known or "").split():
+        ids.ends[mark[:-1]] = mark[-1] == "-"
+    return head[0], head[1], (at_head, beyond), tree, ids
 
 
 @dataclass(frozen=True)
@@ -229,6 +286,7 @@ class _Tables(Generic[C]):
             # the draft's own record is exactly its payload: the row from that, not again
             values = node_values(node, data if node is record else None)
             self.conn.execute(_INSERT_NODE, [self.graph, *values])
+            self.ids.ends[node.id] = node.tombstoned
             self._index(node, replace=False)
         elif kind is EventKind.NODE_UPDATED:
             node = self._live_node(payload["id"])
@@ -319,12 +377,17 @@ class _Tables(Generic[C]):
 
     def _add_edge(self, edge: Edge, data: dict[str, Any] | None = None) -> None:
         self._check_new_id(edge.id)
-        rows = self.conn.execute(_ENDPOINTS, (self.graph, edge.source, edge.target))
-        found = {row[0]: row[1] for row in rows.fetchall()}
+        known = self.ids.ends
+        if edge.source in known and edge.target in known:
+            found = {key: known[key] for key in (edge.source, edge.target)}
+        else:
+            rows = self.conn.execute(_ENDPOINTS, (self.graph, edge.source, edge.target))
+            found = {row[0]: row[1] is not None for row in rows.fetchall()}
         for node_id, end in ((edge.source, "source"), (edge.target, "target")):
-            if node_id not in found:
+            tombstoned = found.get(node_id)
+            if tombstoned is None:
                 raise NotFound("node", node_id, self.graph)
-            if found[node_id] is not None:
+            if tombstoned:
                 raise Conflict(f"{end}: node {node_id} is tombstoned and cannot change")
         self.conn.execute(_INSERT_EDGE, [self.graph, *edge_values(edge, data)])
 
@@ -392,6 +455,7 @@ class _Tables(Generic[C]):
         target, record_id = payload["target"], payload["id"]
         at = parse_time(payload["at"], "at")
         reason = payload.get("reason")
+        self.ids.ends.clear()  # what was known of the nodes may change now
         if target == "node":
             node = self._live_node(record_id)
             self._write_node(node.evolve(tombstoned_at=at, tombstone_reason=reason))

@@ -83,13 +83,16 @@ __all__ = [
 class Canonical:
     """A draft as the ledger will hold it, encoded once: ``raw`` is what the chain hashes
     (and the Merkle tree's leaf data), ``payload_text`` the stored payload column (the
-    same text ``raw`` holds), ``kind``, ``payload`` and ``at`` what reads back from them."""
+    same text ``raw`` holds), ``kind``, ``payload`` and ``at`` what reads back from them;
+    ``record``: the draft's own record when the payload is exactly its JSON form
+    (``added_record``), else ``None``."""
 
     raw: bytes
     kind: EventKind
     payload: dict[str, Any]
     at: datetime
     payload_text: str
+    record: Node | Edge | None = None
 
 
 def canonical_draft(graph: str, seq: int, draft: EventDraft) -> Canonical:
@@ -107,26 +110,64 @@ def canonical_draft(graph: str, seq: int, draft: EventDraft) -> Canonical:
         if isinstance(exc, DecisisError):
             raise
         raise InvalidInput("payload", f"is not JSON data: {exc}", "JSON values only") from None
-    return Canonical(raw, kind, json.loads(payload_text), parse_time(at_text, "at"), payload_text)
+    at = parse_time(at_text, "at")
+    shape = _RECORD_PAYLOADS.get(kind)
+    if shape is not None and draft.record is not None:
+        key, cls = shape
+        fresh = _as_read_back(cls, key, draft.payload, draft.record)
+        if fresh is not None:  # no need to read the text back: it reads back as ``fresh``
+            return Canonical(raw, kind, {key: fresh}, at, payload_text, draft.record)
+        payload = json.loads(payload_text)
+        record = draft.record if _exact(cls, payload.get(key), draft.record) else None
+        return Canonical(raw, kind, payload, at, payload_text, record)
+    return Canonical(raw, kind, json.loads(payload_text), at, payload_text)
 
 
 R = TypeVar("R", Node, Edge)
+_RECORD_PAYLOADS: dict[EventKind, tuple[str, type[Node] | type[Edge]]] = {
+    EventKind.NODE_ADDED: ("node", Node),
+    EventKind.EDGE_ADDED: ("edge", Edge),
+}
 
 
-def added_record(cls: type[R], data: Any, record: object = None) -> R:
-    """The record a ``node.added`` / ``edge.added`` payload holds: the draft's own
-    ``record`` when it is a ``cls`` whose JSON form is exactly that payload (it was
-    validated when it was made: validation once), else one built and validated from the
-    payload, which refuses what is wrong. "Exactly": equal field by field, the confidence
-    of the same type and the metadata of the same canonical text (``==`` alone takes
-    ``True`` for ``1`` and ``1`` for ``1.0``)."""
-    if (
+def _as_read_back(
+    cls: type[Node] | type[Edge], key: str, payload: Any, record: object
+) -> dict[str, Any] | None:
+    """The record's JSON form, fresh, when the payload is ``{key: that form}`` exactly and
+    holds nothing that reads back otherwise: no metadata (JSON data a caller can still
+    change in place), a confidence of the record's type. Then it is what the canonical
+    text reads back as, with no ``json.loads``; else ``None``."""
+    if type(record) is not cls or record.metadata or type(payload) is not dict or len(payload) != 1:
+        return None
+    data = payload.get(key)
+    if type(data) is not dict or data.get("metadata") != {}:
+        return None
+    fresh = record.to_dict()
+    fresh["metadata"] = {}
+    if fresh != data or type(data["confidence"]) is not type(record.confidence):
+        return None
+    return fresh
+
+
+def _exact(cls: type[Node] | type[Edge], data: Any, record: object) -> bool:
+    """Is ``record`` a ``cls`` whose JSON form is exactly ``data`` (as read back)? Equal
+    field by field, the confidence of the same type and the metadata of the same canonical
+    text (``==`` alone takes ``True`` for ``1`` and ``1`` for ``1.0``)."""
+    return (
         type(record) is cls
         and isinstance(data, dict)
         and record.to_dict() == data
         and type(data["confidence"]) is type(record.confidence)
         and (not record.metadata or _same_text(record.metadata, data["metadata"]))
-    ):
+    )
+
+
+def added_record(cls: type[R], data: Any, record: object = None) -> R:
+    """The record a ``node.added`` / ``edge.added`` payload holds: ``record``, when
+    ``canonical_draft`` found the payload to be exactly its JSON form
+    (``Canonical.record``: it was validated when it was made, so validation once), else
+    one built and validated from the payload, which refuses what is wrong."""
+    if type(record) is cls:
         return record
     return cls.from_dict(data)
 

@@ -222,7 +222,7 @@ class MemoryStore(VectorMethods):
         for draft in drafts:
             seq += 1
             c = canonical_draft(graph, seq, draft)
-            apply(data.state, c.kind, c.payload, draft.record)
+            apply(data.state, c.kind, c.payload, c.record)
             checksum = chain_checksum(c.raw, prev)
             new.append(Event(graph, seq, c.kind, draft.entity, c.payload, c.at, prev, checksum))
             leaves.append(leaf_hash(c.raw))

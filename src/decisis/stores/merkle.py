@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from decisis.errors import IntegrityError
@@ -132,10 +133,16 @@ class SqlTree:
     """The tree's tables through one SQL dialect: ``p`` is its placeholder (``?``, ``%s``).
 
     ``merkle_nodes (graph, level, idx, hash)``, ``merkle_heads (graph, size, frontier)`` and
-    ``checkpoints (graph, size, signed_at, key_id, document)``; see each backend's schema."""
+    ``checkpoints (graph, size, signed_at, key_id, document)``; see each backend's schema.
+    ``by_reach``: ``merkle_nodes`` is ``(graph, reach, level, hash)`` instead, keyed by
+    ``reach``, the leaves up to the subtree's end (``(idx + 1) << level``), then ``level``:
+    every subtree an append completes ends at one of its own leaves, so its rows are
+    neighbours in that key's order, one page of a clustered table (by ``(level, idx)``
+    they fell on a page a level; SQLite, schema migration 10)."""
 
     p: str = "?"
     events_after: Callable[[Any, str, int], Iterable[Event]] | None = None
+    by_reach: bool = False
 
     @property
     def head_sql(self) -> str:
@@ -163,13 +170,21 @@ class SqlTree:
         if not keys:
             return {}
         p = self.p
-        arm = (
-            "SELECT level, idx, hash FROM merkle_nodes "
-            f"WHERE graph = {p} AND level = {p} AND idx = {p}"
-        )
         params: list[Any] = []
-        for level, index in keys:
-            params += [graph, level, index]
+        if self.by_reach:
+            arm = (
+                "SELECT level, (reach >> level) - 1, hash FROM merkle_nodes "
+                f"WHERE graph = {p} AND reach = {p} AND level = {p}"
+            )
+            for level, index in keys:
+                params += [graph, (index + 1) << level, level]
+        else:
+            arm = (
+                "SELECT level, idx, hash FROM merkle_nodes "
+                f"WHERE graph = {p} AND level = {p} AND idx = {p}"
+            )
+            for level, index in keys:
+                params += [graph, level, index]
         rows = conn.execute(" UNION ALL ".join([arm] * len(keys)), params).fetchall()
         return {(int(r[0]), int(r[1])): bytes(r[2]) for r in rows}
 
@@ -221,13 +236,14 @@ class SqlTree:
         p = self.p
         for start in range(0, len(rows), _ROWS_A_STATEMENT):
             chunk = rows[start : start + _ROWS_A_STATEMENT]
-            values = ", ".join(f"({p}, {p}, {p}, {p})" for _ in chunk)
             params: list[Any] = []
-            for level, index, h in chunk:
-                params += [graph, level, index, h]
-            conn.execute(
-                f"INSERT INTO merkle_nodes (graph, level, idx, hash) VALUES {values}", params
-            )
+            if self.by_reach:
+                for level, index, h in chunk:
+                    params += [graph, (index + 1) << level, level, h]
+            else:
+                for level, index, h in chunk:
+                    params += [graph, level, index, h]
+            conn.execute(_insert_nodes_sql(p, len(chunk), self.by_reach), params)
         blob = b"".join(frontier)
         if existed:
             conn.execute(
@@ -271,6 +287,14 @@ class SqlTree:
             (graph,),
         ).fetchall()
         return [json.loads(row[0]) for row in rows]
+
+
+@lru_cache(maxsize=64)  # the sizes batches come in: few
+def _insert_nodes_sql(p: str, rows: int, by_reach: bool) -> str:
+    """The statement that inserts ``rows`` subtrees, with placeholder ``p``."""
+    values = ", ".join([f"({p}, {p}, {p}, {p})"] * rows)
+    key = "reach, level" if by_reach else "level, idx"
+    return f"INSERT INTO merkle_nodes (graph, {key}, hash) VALUES {values}"
 
 
 def paged(

@@ -89,7 +89,7 @@ def append(
     for draft in drafts:
         seq += 1
         c = canonical_draft(graph, seq, draft)
-        apply(conn, _DIALECT, graph, c.kind, c.payload, draft.entity, draft.record, ids)
+        apply(conn, _DIALECT, graph, c.kind, c.payload, draft.entity, c.record, ids)
         prev, checksum = checksum, chain_checksum(c.raw, checksum)
         row = (graph, seq, c.kind.value, draft.entity, c.payload_text, format_time(c.at))
         conn.execute(_INSERT_LEDGER, (*row, prev, checksum))

@@ -255,7 +255,7 @@ def append(
     for draft in drafts:
         seq += 1
         c = canonical_draft(graph, seq, draft)
-        _fold(state, c.kind, c.payload, graph, draft.record)
+        _fold(state, c.kind, c.payload, graph, c.record)
         prev, checksum = checksum, chain_checksum(c.raw, checksum)
         events.append(Event(graph, seq, c.kind, draft.entity, c.payload, c.at, prev, checksum))
         texts.append(c.payload_text)

@@ -95,7 +95,8 @@ def canonical_json(value: Any) -> str:
 
 def _values(record: Node | Edge, fields: Sequence[str], data: dict[str, Any] | None) -> list[Any]:
     data = dict(record.to_dict() if data is None else data)
-    data["metadata"] = canonical_json(data["metadata"])
+    metadata = data["metadata"]
+    data["metadata"] = "{}" if metadata == {} else canonical_json(metadata)
     return [data[name] for name in fields]
 
 

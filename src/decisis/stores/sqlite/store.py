@@ -172,7 +172,7 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
     _queries = queries.QUERIES
     _walks = walks
     _writes = writes
-    _tree = SqlTree("?", paged(queries.QUERIES.events_page))
+    _tree = SqlTree("?", paged(queries.QUERIES.events_page), by_reach=True)
 
     def __init__(
         self,
