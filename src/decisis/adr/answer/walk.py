@@ -194,7 +194,12 @@ def _options(
         # the question names what the newer record says it replaced: about that, whatever
         # else the newer record's words match
         named = names_asked(edges, asked)
-        about = bool(named) or _about_the_part(match, meaning or {}, current, new, limits)
+        # a link that speaks only for the part a rule named ("replaces usage of kOps") is
+        # about a question naming it, whatever else the newer record's words match
+        for_named = not judged and all(e.metadata.get("for_named") is True for e in edges)
+        about = bool(named) or (
+            (whole or not for_named) and _about_the_part(match, meaning or {}, current, new, limits)
+        )
         if partial and not about:
             # a link for part of a record speaks only for that part, even once a correction
             # confirmed it or when the newer record says so ("This ADR in part supersedes

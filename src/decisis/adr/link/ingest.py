@@ -247,6 +247,7 @@ def _link_drafts(
                 "new": p.new,
                 "partial": p.partial,
                 **({"named": list(p.named)} if p.named else {}),
+                **({"for_named": True} if p.for_named and p.named else {}),
             },
         )
         out.append(drafts.edge_added(edge, at))

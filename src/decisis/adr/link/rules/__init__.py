@@ -22,11 +22,22 @@ function over the records of one ingest. The built-in rules are registered with
                     Kafka with SQS" -> the record titled "Use Kafka for order events")
     same-question   a later record of the same folder decides the same question: similar
                     distinctive terms and title, each among the other's closest
+    replaced-together  two records that went together (one cites the other), each stated
+                    replaced by one of two that go together: each newer one takes over
+                    part of the other older one too
+    ended-by-cited  "we no longer store the data as a blob (see [ADR 23])": the cited record
+                    ended what an earlier record's decision did ("store form data as blobs"),
+                    in part
+    uses-another    a later record takes another's kind of what an earlier one chose ("We will
+                    use the Modernisation Platform SSO" after "Use SSO for CP Team")
+    replaces-use-of  a later record replaces the use of a thing one earlier record used
+                    ("This replaces usage of kOps"): that record, in part
 
 The shared parts are in ``base``; the built-in rules in ``cited`` (status-line, moves-on,
 cites-replaced), ``named`` (names-replaced, title-replaces, with ``subjects``: what a record
-decided about), ``decided_later`` (chooses-turned-down, decides-deferred) and ``similar``
-(same-question).
+decided about), ``decided_later`` (chooses-turned-down, decides-deferred), ``similar``
+(same-question), ``together`` (replaced-together), ``ended`` (ended-by-cited),
+``another`` (uses-another) and ``used`` (replaces-use-of).
 
 A link's trust is its rule's Beta mean ``s / (s + f)``; its cost for a walk is
 ``-log(trust)``. Corrections move the counts (see ``decisis.adr.learn.corrections``).
@@ -34,6 +45,7 @@ A link's trust is its rule's Beta mean ``s / (s + f)``; its cost for a walk is
 
 from __future__ import annotations
 
+from decisis.adr.link.rules.another import uses_another
 from decisis.adr.link.rules.base import (
     FunctionRule,
     LinkRule,
@@ -47,8 +59,11 @@ from decisis.adr.link.rules.base import (
 )
 from decisis.adr.link.rules.cited import cites_replaced, moves_on, stated_in_text, status_line
 from decisis.adr.link.rules.decided_later import chooses_turned_down, decides_deferred
+from decisis.adr.link.rules.ended import ended_by_cited
 from decisis.adr.link.rules.named import names_replaced, title_replaces
 from decisis.adr.link.rules.similar import same_question
+from decisis.adr.link.rules.together import replaced_together
+from decisis.adr.link.rules.used import replaces_use_of
 
 __all__ = [
     "FunctionRule",
@@ -114,6 +129,30 @@ for _rule in (
         Trust(2.0, 3.0),
         "a later record of the same folder decides the same question",
         same_question,
+    ),
+    FunctionRule(
+        "replaced-together",
+        Trust(3.0, 2.0),
+        "two records replaced together take over part of each other's older one",
+        replaced_together,
+    ),
+    FunctionRule(
+        "ended-by-cited",
+        Trust(3.0, 2.0),
+        "a record says a cited record ended what an earlier one decided",
+        ended_by_cited,
+    ),
+    FunctionRule(
+        "uses-another",
+        Trust(3.0, 2.0),
+        "a later record takes another's kind of what an earlier one chose",
+        uses_another,
+    ),
+    FunctionRule(
+        "replaces-use-of",
+        Trust(3.0, 2.0),
+        "a later record replaces the use of a thing one earlier record used",
+        replaces_use_of,
     ),
 ):
     register(_rule)

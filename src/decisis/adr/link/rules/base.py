@@ -41,7 +41,10 @@ class Proposal:
     """One proposed link: record ``new`` replaces record ``old``, says ``rule``, because
     ``evidence``. ``partial`` marks an amendment: part of ``old`` still stands. ``named``:
     the terms of ``old``'s subject that ``new`` names as replaced (a two-word subject as its
-    terms joined by a space), when the rule reads one."""
+    terms joined by a space), when the rule reads one. ``for_named``: the link speaks only
+    for a question naming one of ``named``, when the rule read the part from a name alone
+    ("This replaces usage of kOps": the newer record is about EKS, so its words matching a
+    question tell nothing of whether the question is about the kOps part)."""
 
     old: str
     new: str
@@ -50,6 +53,7 @@ class Proposal:
     evidence: str
     partial: bool = False
     named: tuple[str, ...] = ()
+    for_named: bool = False
 
 
 @dataclass
@@ -85,6 +89,12 @@ class RuleContext:
         if found is None:
             found = self._term_texts[record.key] = f" {' '.join(term_sequence(record.body))} "
         return found
+
+    def holding(self, term: str) -> list[AdrRecord]:
+        """The records whose title, decision or body has the term ``term``, by its postings
+        (a rule looking for the few records that use a word reads only those)."""
+        docs = self.index.docs
+        return [self.by_key[docs[slot]] for slot, _ in self.index.postings.get(term, ())]
 
     def when(self, record: AdrRecord) -> tuple[dt.date, int]:
         """When ``record`` was written (``decisis.adr.read.chronology``)."""

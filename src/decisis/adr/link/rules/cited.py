@@ -52,7 +52,7 @@ _FALLS_SHORT = re.compile(
 def _falls_short(link: Link) -> bool:
     """Whether a link's sentence says the cited record, named before the words, leaves a
     problem unsolved (``_FALLS_SHORT``): a later record citing it so takes over that part."""
-    at = _reference_at(link.context, link)
+    at = reference_at(link.context, link)
     found = _FALLS_SHORT.search(link.context)
     return at is not None and found is not None and at < found.start()
 
@@ -67,7 +67,7 @@ def _verbs_near(link: Link) -> tuple[str, ...]:
     from decisis.adr.read.references import find_verbs
 
     said = link.context
-    at = _reference_at(said, link)
+    at = reference_at(said, link)
     if at is None:
         return link.verbs
     words = said.split()
@@ -76,7 +76,7 @@ def _verbs_near(link: Link) -> tuple[str, ...]:
     return find_verbs(window)
 
 
-def _reference_at(sentence: str, link: Link) -> int | None:
+def reference_at(sentence: str, link: Link) -> int | None:
     """Where in its sentence a link names its record, as far as the words tell."""
     number = link.target_number
     candidates = [link.target]

@@ -21,12 +21,25 @@ from decisis.model import LinkState
 from decisis.search.terms import term_counts, term_sequence
 from decisis.search.text import as_written, terms
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*[-*+]?\s*|\n")
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*[-*+]?\s*|\n")
+
+
+def sentence_at(text: str, at: int) -> str:
+    """The sentence of ``text`` (as ``SENTENCE`` splits it) that holds position ``at``: for
+    a rule that finds its words in the whole text first and reads a sentence only then."""
+    start = 0
+    for gap in SENTENCE.finditer(text, max(0, text.rfind("\n", 0, at)), at):
+        if gap.end() <= at:
+            start = gap.end()
+    found = SENTENCE.search(text, at)
+    return text[start : found.start() if found else len(text)]
+
+
 # A sentence with a replacement word (``DROP_WORDS``) names nothing replaced when it only
 # weighs it ("there's a case for switching to that, if it is adopted", "it's not clear what
 # will replace them, but X is a possibility") or denies it ("complementary hardening, not a
 # replacement for the KMS policy controls").
-_HEDGE = re.compile(
+HEDGE = re.compile(
     r"\b(?:if|could|might|may|would|possib\w*|a\s+case\s+for|not\s+clear|option"
     r"|(?:not|never)\s+(?:an?\s+|the\s+)?replac\w*)\b|n't\s+replac",
     re.IGNORECASE,
@@ -181,9 +194,9 @@ def names_replaced(ctx: RuleContext) -> Iterator[Proposal]:
         subjects = {r.key: all_subjects[r.key] - own for r in earlier}
         phrases = {key: [p for p in found if " " in p] for key, found in subjects.items()}
         reads_pairs = any(phrases.values())  # two-word subjects are rare: pairs only for them
-        for sentence in _SENTENCE.split(record.body):
+        for sentence in SENTENCE.split(record.body):
             near, whole = _near_drop_words(sentence)  # empty without a replacement word
-            if not near or _HEDGE.search(sentence):
+            if not near or HEDGE.search(sentence):
                 continue
             pairs = list(itertools.pairwise(term_sequence(sentence))) if reads_pairs else []
             for other in earlier:
