@@ -56,14 +56,20 @@ class WalkFilter:
         self.edge_types = edge_types
         self.as_of = as_of
         self.params: dict[str, Any] = {"graph": graph}
-        parts = [live("e"), live("n")]
+        edge, node = [live("e")], [live("n")]
         if edge_types is not None:
-            parts.append(dialect.member("e.type", "types"))
+            edge.append(dialect.member("e.type", "types"))
             self.params["types"] = dialect.list_value(edge_types)
         if as_of is not None:
-            parts += [dialect.valid_at("e"), dialect.valid_at("n")]
+            edge.append(dialect.valid_at("e"))
+            node.append(dialect.valid_at("n"))
             self.params["as_of"] = dialect.time_value(as_of)
-        self.sql = " AND ".join(parts)
+        self.edge_sql = " AND ".join(edge)
+        """True when edge ``e`` may be followed (whatever node it leads to)."""
+        self.node_sql = " AND ".join(node)
+        """True when node ``n`` may be walked to."""
+        self.sql = f"{self.edge_sql} AND {self.node_sql}"
+        """Both: the edge ``e`` to the node ``n`` may be walked."""
 
     def node_visible(self, conn: Any, node_id: str, *, timed: bool = True) -> bool:
         """Whether ``node_id`` may start or end a walk; ``NotFound`` when it is absent.

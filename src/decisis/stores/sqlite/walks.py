@@ -22,29 +22,29 @@ from decisis.stores.sqlite.rows import EDGE_FIELDS, NODE_FIELDS, SQLITE, columns
 __all__ = ["TEMP_TABLES", "WALKS"]
 
 TEMP_TABLES = (
-    # hop = "<parent id> <edge type>": a separator below every id character makes the
-    # text order of hops the order of (parent, type) pairs, so MIN picks the pair.
+    # hop = "<parent id> <edge type>" (see ``sql_walks``). No index on depth: keeping one
+    # cost more per level than the scan of the found nodes it saves.
     """CREATE TEMP TABLE IF NOT EXISTS walk (
         id TEXT PRIMARY KEY,
         depth INTEGER NOT NULL,
         hop TEXT
     ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS temp.walk_by_depth ON walk (depth)",
 )
 
 
-def _expand_sql(direction: Direction, where: str) -> str:
+def _expand_sql(direction: Direction, filt: WalkFilter) -> str:
     near, far = ENDS[direction]
-    # CROSS JOIN fixes the loop order: from the (small) frontier into the edge index.
+    # CROSS JOIN fixes the loop order: from the (small) frontier into the edge index. The
+    # far node is checked once per node found (HAVING), not once per edge reaching it.
     return f"""
         INSERT INTO temp.walk (id, depth, hop)
         SELECT e.{far}, :depth + 1, MIN(e.{near} || ' ' || e.type)
         FROM temp.walk w
         CROSS JOIN edges e ON e.graph = :graph AND e.{near} = w.id
-        CROSS JOIN nodes n ON n.graph = :graph AND n.id = e.{far}
-        WHERE w.depth = :depth AND {where}
+        WHERE w.depth = :depth AND {filt.edge_sql}
           AND NOT EXISTS (SELECT 1 FROM temp.walk x WHERE x.id = e.{far})
         GROUP BY e.{far}
+        HAVING (SELECT {filt.node_sql} FROM nodes n WHERE n.graph = :graph AND n.id = e.{far})
     """
 
 
@@ -60,7 +60,7 @@ def _walk(
     """Fill ``temp.walk`` level by level from ``start``, up to ``max_depth`` or ``stop_at``."""
     conn.execute("DELETE FROM temp.walk")
     conn.execute("INSERT INTO temp.walk (id, depth, hop) VALUES (?, 0, NULL)", (start,))
-    sql = _expand_sql(direction, filt.sql)
+    sql = _expand_sql(direction, filt)
     for depth in range(max_depth):
         if stop_at is not None and _depth_of(conn, stop_at) is not None:
             return
