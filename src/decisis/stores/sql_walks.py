@@ -20,7 +20,7 @@ shortest path. ``as_of`` filters the edges and nodes walked but not the start it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -110,8 +110,11 @@ class WalkSteps(Protocol[C_contra]):
         """The lexicographically smallest shortest path (ids), or ``[]``."""
         ...
 
-    def region(self, conn: C_contra, params: dict[str, Any], timed: bool, /) -> Rows:
-        """The supersedes edges' rows followed forward from ``params["start"]``, by id."""
+    @property
+    def region_sql(self) -> Mapping[bool, str]:
+        """The statement (untimed, timed) listing the supersedes edges' rows followed
+        forward from ``start``, by id; parameters ``graph``, ``start``, ``floor`` and, when
+        timed, ``as_of``."""
         ...
 
 
@@ -170,7 +173,8 @@ class SqlWalks(Generic[C]):
         params: dict[str, Any] = {"graph": graph, "start": start, "floor": floor}
         if as_of is not None:
             params["as_of"] = self.dialect.time_value(as_of)
-        rows = self.steps.region(conn, params, as_of is not None)
+        run: Any = conn  # every backend's connection runs a statement the DB-API way
+        rows = run.execute(self.steps.region_sql[as_of is not None], params).fetchall()
         if not rows:
             node_visible(self.dialect, conn, graph, start, None)  # NotFound when absent
         edge_from_row = self.dialect.edge_from_row

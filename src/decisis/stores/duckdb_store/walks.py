@@ -131,8 +131,7 @@ class _Steps:
         params = {**filt.params, "source": source, "target": target, "max_depth": max_depth}
         return [str(row[0]) for row in conn.execute(sql, params).fetchall()]
 
-    def region(self, conn: Conn, params: dict[str, Any], timed: bool) -> list[Any]:
-        return conn.execute(_REGION[timed], params).fetchall()
+    region_sql = _REGION
 
 
 WALKS = SqlWalks(DUCKDB, _Steps())

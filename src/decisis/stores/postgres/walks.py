@@ -117,8 +117,7 @@ class _Steps:
         row = conn.execute(_PATH, params).fetchone()
         return [] if row is None or row[0] is None else [str(node_id) for node_id in row[0]]
 
-    def region(self, conn: Conn, params: dict[str, Any], timed: bool) -> list[Any]:
-        return conn.execute(_REGION[timed], params).fetchall()
+    region_sql = _REGION
 
 
 WALKS = SqlWalks(POSTGRES, _Steps())

@@ -81,6 +81,43 @@ _REACHED = f"""
 """
 
 
+def _followed(timed: bool) -> str:
+    """SQL true when edge ``e`` (``e.source`` replacing ``e.target``) may be followed: it
+    shows, its newer record shows, and its pair of records passes (see ``base.Store``)."""
+
+    def when(alias: str) -> str:
+        return f" AND {valid_at(alias)}" if timed else ""
+
+    return f"""e.tombstoned_at IS NULL{when("e")}
+        AND EXISTS (SELECT 1 FROM nodes n WHERE n.graph = :graph AND n.id = e.source
+                    AND n.tombstoned_at IS NULL{when("n")})
+        AND (SELECT MAX(p.state = 'rejected') = 0
+                    AND (MAX(p.state IN ('stated', 'confirmed')) = 1
+                         OR TOTAL(p.confidence) >= :floor)
+             FROM edges p
+             WHERE p.graph = :graph AND p.target = e.target AND p.type = 'supersedes'
+               AND p.source = e.source AND p.tombstoned_at IS NULL{when("p")})"""
+
+
+def _region_sql(timed: bool) -> str:
+    # CROSS JOIN fixes the loop order: from the region into the target index of edges.
+    follow = f"""FROM region r
+        CROSS JOIN edges e ON e.graph = :graph AND e.target = r.id AND e.type = 'supersedes'
+        WHERE {_followed(timed)}"""
+    return f"""
+        WITH RECURSIVE region(id) AS (
+            SELECT id FROM nodes WHERE graph = :graph AND id = :start AND tombstoned_at IS NULL
+            UNION
+            SELECT e.source {follow}
+        )
+        SELECT {columns("e", EDGE_FIELDS)} {follow}
+        ORDER BY e.id
+    """
+
+
+_REGION = {timed: _region_sql(timed) for timed in (False, True)}
+
+
 class _Steps:
     """SQLite's statements for ``SqlWalks`` (see the module docstring)."""
 
@@ -120,45 +157,7 @@ class _Steps:
         finally:
             conn.execute("DELETE FROM temp.walk")
 
-    def region(self, conn: sqlite3.Connection, params: dict[str, Any], timed: bool) -> list[Any]:
-        return conn.execute(_REGION[timed], params).fetchall()
-
-
-def _followed(timed: bool) -> str:
-    """SQL true when edge ``e`` (``e.source`` replacing ``e.target``) may be followed: it
-    shows, its newer record shows, and its pair of records passes (see ``base.Store``)."""
-
-    def when(alias: str) -> str:
-        return f" AND {valid_at(alias)}" if timed else ""
-
-    return f"""e.tombstoned_at IS NULL{when("e")}
-        AND EXISTS (SELECT 1 FROM nodes n WHERE n.graph = :graph AND n.id = e.source
-                    AND n.tombstoned_at IS NULL{when("n")})
-        AND (SELECT MAX(p.state = 'rejected') = 0
-                    AND (MAX(p.state IN ('stated', 'confirmed')) = 1
-                         OR TOTAL(p.confidence) >= :floor)
-             FROM edges p
-             WHERE p.graph = :graph AND p.target = e.target AND p.type = 'supersedes'
-               AND p.source = e.source AND p.tombstoned_at IS NULL{when("p")})"""
-
-
-def _region_sql(timed: bool) -> str:
-    # CROSS JOIN fixes the loop order: from the region into the target index of edges.
-    follow = f"""FROM region r
-        CROSS JOIN edges e ON e.graph = :graph AND e.target = r.id AND e.type = 'supersedes'
-        WHERE {_followed(timed)}"""
-    return f"""
-        WITH RECURSIVE region(id) AS (
-            SELECT id FROM nodes WHERE graph = :graph AND id = :start AND tombstoned_at IS NULL
-            UNION
-            SELECT e.source {follow}
-        )
-        SELECT {columns("e", EDGE_FIELDS)} {follow}
-        ORDER BY e.id
-    """
-
-
-_REGION = {timed: _region_sql(timed) for timed in (False, True)}
+    region_sql = _REGION
 
 
 WALKS = SqlWalks(SQLITE, _Steps())
