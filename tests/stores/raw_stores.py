@@ -14,7 +14,8 @@ from tests.stores.postgres.server import admin, drop_schema, new_schema, schema_
 __all__ = ["RAW_BACKENDS", "Opener", "Raw", "rewind"]
 
 Opener = Callable[[], Store]
-Raw = Callable[[str, tuple[Any, ...]], None]
+Raw = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+"""Runs one statement (``%s`` placeholders) on its own connection, committed; its rows."""
 
 
 @contextmanager
@@ -23,9 +24,13 @@ def _sqlite(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
 
     path = tmp_path / "old.db"
 
-    def raw(sql: str, params: tuple[Any, ...]) -> None:
-        with sqlite3.connect(path) as conn:
-            conn.execute(sql.replace("%s", "?"), params)
+    def raw(sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        conn = sqlite3.connect(path)
+        try:
+            with conn:
+                return conn.execute(sql.replace("%s", "?"), params).fetchall()
+        finally:
+            conn.close()
 
     yield (lambda: open_store(f"sqlite:///{path}")), raw, 6
 
@@ -36,10 +41,10 @@ def _duckdb(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
 
     path = tmp_path / "old.duckdb"
 
-    def raw(sql: str, params: tuple[Any, ...]) -> None:
+    def raw(sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         conn = duckdb.connect(str(path))
         try:
-            conn.execute(sql.replace("%s", "?"), params)
+            return [tuple(row) for row in conn.execute(sql.replace("%s", "?"), params).fetchall()]
         finally:
             conn.close()
 
@@ -51,9 +56,10 @@ def _postgres(tmp_path: Path) -> Iterator[tuple[Opener, Raw, int]]:
     schema = new_schema()
     url = schema_url(schema)
 
-    def raw(sql: str, params: tuple[Any, ...]) -> None:
+    def raw(sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with admin(url) as conn:
-            conn.execute(sql, params)
+            cursor = conn.execute(sql, params)
+            return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
 
     try:
         yield (lambda: open_store(url)), raw, 6

@@ -26,10 +26,15 @@ from decisis.stores.base import Reached
 __all__ = ["TIME_FIELDS", "reached_from_rows", "record_reader"]
 
 R = TypeVar("R", Node, Edge)
+ReadReached = Callable[[Iterable[Sequence[Any]]], list[Reached]]
 
 # The time columns of both record kinds; those not listed in REQUIRED_TIMES may be NULL.
 TIME_FIELDS = ("recorded_at", "updated_at", "valid_from", "valid_until", "tombstoned_at")
 _REQUIRED_TIMES = frozenset({"recorded_at", "updated_at", "valid_from"})
+# What each generated reader reads (its fields and time conversion), so a traversal's
+# loop can be generated from the same node reader.
+_SPECS: dict[Callable[..., Any], tuple[list[str], Callable[[Any], datetime]]] = {}
+_REACHED_READERS: dict[Callable[..., Any], ReadReached] = {}
 _ENUMS: dict[type, dict[str, type[Enum]]] = {
     Node: {"type": NodeType, "status": NodeStatus},
     Edge: {"type": EdgeType, "state": LinkState},
@@ -80,6 +85,7 @@ def record_reader(
         namespace[f"members_{name}"] = enum._value2member_map_
     exec("\n".join(body), namespace)
     reader: Callable[[Sequence[Any]], R] = namespace["read"]
+    _SPECS[reader] = (names, time_of)
     return reader
 
 
@@ -96,13 +102,71 @@ def reached_from_rows(
     rows: Iterable[Sequence[Any]], node_from_row: Callable[[Sequence[Any]], Node]
 ) -> list[Reached]:
     """Traversal rows (the node's columns, then depth, then the hop ``"<via> <edge type>"``)
-    as ``Reached`` records; a hop naming no known edge type is an ``IntegrityError``."""
-    types = EdgeType._value2member_map_
-    reached = []
-    for row in rows:
-        via, _, type_name = str(row[-1]).partition(" ")
-        edge_type = types.get(type_name)
-        if edge_type is None:
-            raise IntegrityError(f"node {row[0]} was reached over an unknown edge type")
-        reached.append(Reached(node_from_row(row), int(row[-2]), via, edge_type))  # type: ignore[arg-type]
-    return reached
+    as ``Reached`` records; a hop naming no known edge type is an ``IntegrityError``.
+
+    For a reader made by ``record_reader`` the rows go through one generated loop that
+    builds each node and its ``Reached`` inline (no call, no dataclass ``__init__`` per
+    row); any other reader is called row by row."""
+    read = _REACHED_READERS.get(node_from_row)
+    if read is None:
+        read = _reached_reader(node_from_row)
+        _REACHED_READERS[node_from_row] = read
+    return read(rows)
+
+
+def _reached_reader(node_from_row: Callable[[Sequence[Any]], Node]) -> ReadReached:
+    spec = _SPECS.get(node_from_row)
+    names = spec[0] if spec is not None else None
+    build = (
+        [f"            {', '.join(names)}, depth, hop = row", "            node = new(Node)"]
+        + [f"            set_{n}(node, {_value_expression(Node, n)})" for n in names]
+        if names is not None
+        else ["            depth, hop = row[-2:]", "            node = node_from_row(row)"]
+    )
+    body = [
+        "def read(rows):",
+        "    out = []",
+        "    append = out.append",
+        "    row = None",
+        "    try:",
+        "        for row in rows:",
+        *build,
+        "            via, _, type_name = str(hop).partition(' ')",
+        "            edge_type = edge_types.get(type_name)",
+        "            if edge_type is None:",
+        "                raise unknown_hop(row)",
+        "            reached = new(Reached)",
+        "            set_r_node(reached, node)",
+        "            set_r_depth(reached, int(depth))",
+        "            set_r_via(reached, via)",
+        "            set_r_edge_type(reached, edge_type)",
+        "            append(reached)",
+        "    except (AttributeError, KeyError, TypeError, ValueError) as exc:",
+        "        raise unreadable(row, exc) from exc",
+        "    return out",
+    ]
+    namespace: dict[str, Any] = {
+        "new": object.__new__,
+        "Node": Node,
+        "Reached": Reached,
+        "node_from_row": node_from_row,
+        "edge_types": EdgeType._value2member_map_,
+        "loads": json.loads,
+        "unreadable": _unreadable("node"),
+        "unknown_hop": _unknown_hop,
+    }
+    if spec is not None:
+        namespace["time_of"] = spec[1]
+        for name in spec[0]:
+            namespace[f"set_{name}"] = Node.__dict__[name].__set__
+        for name, enum in _ENUMS[Node].items():
+            namespace[f"members_{name}"] = enum._value2member_map_
+    for name in ("node", "depth", "via", "edge_type"):
+        namespace[f"set_r_{name}"] = Reached.__dict__[name].__set__
+    exec("\n".join(body), namespace)
+    reader: ReadReached = namespace["read"]
+    return reader
+
+
+def _unknown_hop(row: Sequence[Any]) -> IntegrityError:
+    return IntegrityError(f"node {row[0]} was reached over an unknown edge type")

@@ -1,4 +1,5 @@
-"""Opening a SQLite store: URLs, connection settings, persistence, and failing clearly."""
+"""Opening a SQLite store: URLs and connection settings. Reopening, on every backend, is
+``tests/stores/test_open``."""
 
 from __future__ import annotations
 
@@ -9,20 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from decisis.errors import StoreError, UnsupportedStore
-from decisis.model import EdgeType, LinkState
+from decisis.errors import UnsupportedStore
 from decisis.stores import open_store
-from decisis.stores.replay import verify
 from decisis.stores.sqlite import SQLiteStore
 from decisis.stores.sqlite.store import BUSY_TIMEOUT_MS
 from tests.stores.helpers import (
     G,
     add_chain,
-    add_edge,
     add_node,
-    at,
-    event_key,
-    tombstoned,
 )
 
 
@@ -108,93 +103,3 @@ def test_readers_are_not_blocked_by_a_writer(
     assert sqlite_store.get_node(G, nodes[0].id).label == "step 0"
     assert time.monotonic() - started < 1.0
     raw.execute("ROLLBACK")
-
-
-def test_data_persists_across_reopen(db_path: Path) -> None:
-    with SQLiteStore(db_path) as store:
-        nodes = add_chain(store, 5)
-        before = (
-            store.nodes(G),
-            store.edges(G),
-            [event_key(e) for e in store.events(G)],
-            store.head(G),
-        )
-    with SQLiteStore(db_path) as store:
-        after = (
-            store.nodes(G),
-            store.edges(G),
-            [event_key(e) for e in store.events(G)],
-            store.head(G),
-        )
-        assert after == before
-        assert store.graphs() == [G]
-        assert store.search(G, "step")[0].node.id in {n.id for n in nodes}
-        assert verify(store, G).ok
-
-
-def test_every_field_round_trips_through_the_file(db_path: Path) -> None:
-    meta = {"k": [1, 2.5, "x", None, True], "nested": {"é": "ü"}}
-    with SQLiteStore(db_path) as store:
-        a = add_node(
-            store,
-            label="Use JWT — tokens",
-            confidence=0.1,
-            rationale="stateless",
-            metadata=meta,
-            agent="claude",
-            when=at(1.000001),
-            valid_until=at(90),
-        )
-        b = add_node(store)
-        edge = add_edge(
-            store, a, b, EdgeType.PRECEDENT_FOR, state=LinkState.CANDIDATE, confidence=1.0
-        )
-        store.append(G, [tombstoned(b, reason="mistake")])
-    with SQLiteStore(db_path) as store:
-        assert store.get_node(G, a.id) == a
-        assert store.get_edge(G, edge.id) == edge
-        stored_b = store.get_node(G, b.id)
-        assert stored_b.tombstoned and stored_b.tombstone_reason == "mistake"
-
-
-def test_not_a_database_is_a_store_error(tmp_path: Path) -> None:
-    path = tmp_path / "notes.txt"
-    path.write_text("this is not a database, " * 100)
-    with pytest.raises(StoreError, match=r"notes\.txt"):
-        SQLiteStore(path)
-
-
-def test_missing_directory_is_a_store_error(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="cannot open"):
-        SQLiteStore(tmp_path / "no" / "such" / "dir.db")
-
-
-def test_a_closed_store_refuses_work(db_path: Path) -> None:
-    store = SQLiteStore(db_path)
-    store.close()
-    with pytest.raises(StoreError):
-        store.nodes(G)
-    store.close()  # closing twice is harmless
-
-
-def test_threads_share_one_store(sqlite_store: SQLiteStore) -> None:
-    """Threads take turns on the one connection; every write lands and the chain holds."""
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            for _ in range(25):
-                add_node(sqlite_store)
-                sqlite_store.nodes(G, limit=5, newest_first=True)
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert len(sqlite_store.nodes(G)) == 200
-    assert sqlite_store.head(G)[0] == 200
-    assert verify(sqlite_store, G).ok

@@ -81,7 +81,7 @@ class DuckDBStore(SqlFront[Conn]):
     """A ``Store`` in one DuckDB file (or in memory); opening migrates, never wipes."""
 
     _queries = queries.QUERIES
-    _walks = walks
+    _walks = walks.WALKS
     _writes = writes
     _tree = SqlTree("?", paged(queries.QUERIES.events_page))
 

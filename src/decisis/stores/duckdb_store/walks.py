@@ -6,82 +6,29 @@ form (DuckDB >= 1.3) keeps one row per node id instead: each iteration's working
 table is just the frontier found at the previous depth, ``recurring.<cte>`` is
 every node found so far, and a step follows the walkable edges from the frontier
 to nodes not yet found, grouped by node. So every node and edge is touched at
-most once. The walkable edges (live, of the asked types, valid at ``as_of``, to a
-node that shows) are selected once per statement, a column scan DuckDB does fast.
-
-Tie rules, the same as the memory store's: a node reached from several parents
-at the previous depth records the smallest ``(parent id, edge type)`` pair as
-``via``/``edge_type`` (``hop`` = "<parent id> <edge type>", and the space sorts
-below every id character). ``path_between`` measures distances to the target
-with a backward walk (stopping once the source is found), then steps forward
-from the source, always to the smallest id one step closer: the
-lexicographically smallest shortest path.
+most once. The walkable edges (``sql_walks.WalkFilter``) are selected once per
+statement, a column scan DuckDB does fast. The checks, the tie rules and the
+records are ``sql_walks``'s, shared with the other backends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 import duckdb
 
-from decisis.errors import NotFound
-from decisis.model import Edge, EdgeType, format_time
-from decisis.stores.base import Direction, Reached
-from decisis.stores.duckdb_store.rows import (
-    EDGE_COLUMNS,
-    NODE_COLUMNS,
-    edge_from_row,
-    node_from_row,
-    valid_at,
-)
-from decisis.stores.row_records import reached_from_rows
+from decisis.stores.base import Direction
+from decisis.stores.duckdb_store.rows import DUCKDB, EDGE_COLUMNS, NODE_COLUMNS, valid_at
+from decisis.stores.sql_walks import ENDS, SqlWalks, WalkFilter
 
-__all__ = ["path_between", "supersession_region", "traverse"]
+__all__ = ["WALKS"]
 
 Conn = duckdb.DuckDBPyConnection
-
-_ENDS = {"out": ("source", "target"), "in": ("target", "source")}
-
-
-class _Filter:
-    """The SQL that decides which edges a walk may use (edge ``e``, the node it
-    reaches ``n``), and its parameters."""
-
-    def __init__(
-        self, graph: str, edge_types: Sequence[EdgeType] | None, as_of: datetime | None
-    ) -> None:
-        self.params: dict[str, Any] = {"graph": graph}
-        parts = ["e.tombstoned_at IS NULL", "n.tombstoned_at IS NULL"]
-        if edge_types is not None:
-            parts.append("list_contains($types::VARCHAR[], e.type)")
-            self.params["types"] = [t.value for t in edge_types]
-        if as_of is not None:
-            parts += [valid_at("e"), valid_at("n")]
-            self.params["as_of"] = format_time(as_of)
-        self.sql = " AND ".join(parts)
-
-    def node_visible(self, conn: Conn, node_id: str, *, timed: bool = True) -> bool:
-        """Whether ``node_id`` may start or end a walk; ``NotFound`` when it is absent.
-        With ``timed=False`` only a tombstone hides it, not ``as_of``."""
-        timed_sql = f" AND {valid_at('n')}" if timed and "as_of" in self.params else ""
-        params = {"graph": self.params["graph"], "id": node_id}
-        if timed_sql:
-            params["as_of"] = self.params["as_of"]
-        row = conn.execute(
-            f"SELECT n.tombstoned_at IS NULL{timed_sql} FROM nodes n"
-            " WHERE n.graph = $graph AND n.id = $id",
-            params,
-        ).fetchone()
-        if row is None:
-            raise NotFound("node", node_id, self.params["graph"])
-        return bool(row[0])
 
 
 def _links(direction: Direction, where: str) -> str:
     """``links(near, far, type)``: the edges a walk along ``direction`` may follow."""
-    near, far = _ENDS[direction]
+    near, far = ENDS[direction]
     return f"""links AS MATERIALIZED (
         SELECT e.{near} AS near, e.{far} AS far, e.type
         FROM edges e JOIN nodes n ON n.graph = $graph AND n.id = e.{far}
@@ -105,35 +52,6 @@ def _walk(name: str, start: str, *, stop: str = "") -> str:
     )"""
 
 
-def traverse(
-    conn: Conn,
-    graph: str,
-    start: str,
-    *,
-    direction: Direction,
-    edge_types: Sequence[EdgeType] | None,
-    max_depth: int,
-    as_of: datetime | None,
-) -> list[Reached]:
-    """Nodes reachable from ``start``, each at its smallest depth, ordered by (depth, id).
-
-    ``as_of`` filters the edges and nodes walked but not ``start`` itself, so where a
-    decision superseded before ``as_of`` led can still be asked from it.
-    """
-    filt = _Filter(graph, edge_types, as_of)
-    if not filt.node_visible(conn, start, timed=False):
-        return []
-    sql = f"""
-        WITH RECURSIVE {_links(direction, filt.sql)}, {_walk("walk", "$start")}
-        SELECT {NODE_COLUMNS}, w.depth, w.hop
-        FROM walk w JOIN nodes n ON n.graph = $graph AND n.id = w.id
-        WHERE w.depth > 0
-        ORDER BY w.depth, w.id
-    """
-    params = {**filt.params, "start": start, "max_depth": max_depth}
-    return reached_from_rows(conn.execute(sql, params).fetchall(), node_from_row)
-
-
 # ``dist`` walks back from the target over ``links`` (near = target end); ``path`` then
 # steps forward from the source, each step to the smallest id one hop closer.
 _PATH = """
@@ -152,25 +70,6 @@ _PATH = """
     )
     SELECT id FROM path ORDER BY pos
 """
-
-
-def path_between(
-    conn: Conn,
-    graph: str,
-    source: str,
-    target: str,
-    *,
-    edge_types: Sequence[EdgeType] | None,
-    max_depth: int,
-    as_of: datetime | None,
-) -> list[str]:
-    """The lexicographically smallest shortest path ``source -> target``, or ``[]``."""
-    filt = _Filter(graph, edge_types, as_of)
-    if not (filt.node_visible(conn, source) & filt.node_visible(conn, target)):
-        return []
-    sql = _PATH.format(links=_links("in", filt.sql), dist=_walk("dist", "$target", stop="$source"))
-    params = {**filt.params, "source": source, "target": target, "max_depth": max_depth}
-    return [str(row[0]) for row in conn.execute(sql, params).fetchall()]
 
 
 def _region_sql(timed: bool) -> str:
@@ -207,15 +106,32 @@ def _region_sql(timed: bool) -> str:
 _REGION = {timed: _region_sql(timed) for timed in (False, True)}
 
 
-def supersession_region(
-    conn: Conn, graph: str, start: str, *, floor: float, as_of: datetime | None
-) -> list[Edge]:
-    """The supersedes edges followed forward from ``start``, ordered by id: one statement
-    (``UNION`` keeps each record once, so cycles end)."""
-    params: dict[str, Any] = {"graph": graph, "start": start, "floor": floor}
-    if as_of is not None:
-        params["as_of"] = format_time(as_of)
-    rows = conn.execute(_REGION[as_of is not None], params).fetchall()
-    if not rows:
-        _Filter(graph, None, None).node_visible(conn, start, timed=False)  # NotFound if absent
-    return [edge_from_row(row) for row in rows]
+class _Steps:
+    """DuckDB's statements for ``SqlWalks`` (see the module docstring)."""
+
+    def reach(
+        self, conn: Conn, filt: WalkFilter, start: str, direction: Direction, max_depth: int
+    ) -> list[Any]:
+        sql = f"""
+            WITH RECURSIVE {_links(direction, filt.sql)}, {_walk("walk", "$start")}
+            SELECT {NODE_COLUMNS}, w.depth, w.hop
+            FROM walk w JOIN nodes n ON n.graph = $graph AND n.id = w.id
+            WHERE w.depth > 0
+            ORDER BY w.depth, w.id
+        """
+        params = {**filt.params, "start": start, "max_depth": max_depth}
+        return conn.execute(sql, params).fetchall()
+
+    def path(
+        self, conn: Conn, filt: WalkFilter, source: str, target: str, max_depth: int
+    ) -> list[str]:
+        sql = _PATH.format(
+            links=_links("in", filt.sql), dist=_walk("dist", "$target", stop="$source")
+        )
+        params = {**filt.params, "source": source, "target": target, "max_depth": max_depth}
+        return [str(row[0]) for row in conn.execute(sql, params).fetchall()]
+
+    region_sql = _REGION
+
+
+WALKS = SqlWalks(DUCKDB, _Steps())

@@ -63,7 +63,7 @@ class PostgresStore(SqlFront[Conn]):
     """A ``Store`` on a PostgreSQL server; opening migrates, never wipes."""
 
     _queries = queries.QUERIES
-    _walks = walks
+    _walks = walks.WALKS
     _writes = writes
     _tree = writes.TREE
     _derived = SqlDerived("%s")

@@ -170,7 +170,7 @@ class SQLiteStore(SqlFront[sqlite3.Connection]):
     """A ``Store`` in one SQLite file (or ``:memory:``); opening migrates, never wipes."""
 
     _queries = queries.QUERIES
-    _walks = walks
+    _walks = walks.WALKS
     _writes = writes
     _tree = SqlTree("?", paged(queries.QUERIES.events_page), by_reach=True)
 

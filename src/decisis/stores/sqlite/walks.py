@@ -1,98 +1,50 @@
 """Traversals inside SQLite: breadth first, one set-based statement per level.
 
-A recursive CTE over ``(id, depth)`` revisits a node once for every path length
-that reaches it, which explodes on dense graphs. Instead each level is one
-``INSERT … SELECT`` into a connection-private temp table: it follows every
-walkable edge from the nodes found at the previous depth to nodes not seen yet,
-so every node and edge is touched at most once, and the work stays in the
-database. The caller holds one read transaction around the levels, so all of
-them see the same snapshot.
-
-Tie rules, the same as the memory store's: a node reached from several parents
-at the previous depth records the smallest ``(parent id, edge type)`` pair as
-``via``/``edge_type``. ``path_between`` measures distances to the target with a
-backward search, then walks forward from the source, always to the smallest id
-one step closer: that is the lexicographically smallest shortest path.
+SQLite's recursive CTEs may neither aggregate nor read the table they build, so one
+over ``(id, depth)`` would revisit a node once for every path length that reaches it,
+which explodes on dense graphs. Instead each level is one ``INSERT … SELECT`` into a
+connection-private temp table: it follows every walkable edge from the nodes found at
+the previous depth to nodes not seen yet, so every node and edge is touched at most
+once, and the work stays in the database. The caller holds one read transaction
+around the levels, so all of them see the same snapshot. The filter, the checks, the
+tie rules and the records are ``sql_walks``'s, shared with the other backends.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from decisis.errors import NotFound
-from decisis.model import Edge, EdgeType, format_time
-from decisis.stores.base import Direction, Reached
-from decisis.stores.row_records import reached_from_rows
-from decisis.stores.sqlite.rows import (
-    EDGE_FIELDS,
-    NODE_FIELDS,
-    columns,
-    edge_from_row,
-    node_from_row,
-    valid_at,
-)
+from decisis.stores.base import Direction
+from decisis.stores.sql_walks import ENDS, SqlWalks, WalkFilter
+from decisis.stores.sqlite.rows import EDGE_FIELDS, NODE_FIELDS, SQLITE, columns, valid_at
 
-__all__ = ["TEMP_TABLES", "path_between", "supersession_region", "traverse"]
+__all__ = ["TEMP_TABLES", "WALKS"]
 
 TEMP_TABLES = (
-    # hop = "<parent id> <edge type>": a separator below every id character makes the
-    # text order of hops the order of (parent, type) pairs, so MIN picks the pair.
+    # hop = "<parent id> <edge type>" (see ``sql_walks``). No index on depth: keeping one
+    # cost more per level than the scan of the found nodes it saves.
     """CREATE TEMP TABLE IF NOT EXISTS walk (
         id TEXT PRIMARY KEY,
         depth INTEGER NOT NULL,
         hop TEXT
     ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS temp.walk_by_depth ON walk (depth)",
 )
-_ENDS = {"out": ("source", "target"), "in": ("target", "source")}
 
 
-class _Filter:
-    """The SQL that decides which edges a traversal may walk, and its parameters."""
-
-    def __init__(
-        self, graph: str, edge_types: Sequence[EdgeType] | None, as_of: datetime | None
-    ) -> None:
-        self.params: dict[str, Any] = {"graph": graph}
-        parts = ["e.tombstoned_at IS NULL", "n.tombstoned_at IS NULL"]
-        if edge_types is not None:
-            parts.append("e.type IN (SELECT value FROM json_each(:types))")
-            self.params["types"] = json.dumps([t.value for t in edge_types])
-        if as_of is not None:
-            parts += [valid_at("e"), valid_at("n")]
-            self.params["as_of"] = format_time(as_of)
-        self.sql = " AND ".join(parts)
-
-    def node_visible(self, conn: sqlite3.Connection, node_id: str, *, timed: bool = True) -> bool:
-        """Whether ``node_id`` may start or end a walk; ``NotFound`` when it is absent.
-        With ``timed=False`` only a tombstone hides it, not ``as_of``."""
-        row = conn.execute(
-            "SELECT tombstoned_at IS NULL"
-            + (f" AND {valid_at('n')}" if timed and "as_of" in self.params else "")
-            + " FROM nodes n WHERE n.graph = :graph AND n.id = :id",
-            {**self.params, "id": node_id},
-        ).fetchone()
-        if row is None:
-            raise NotFound("node", node_id, self.params["graph"])
-        return bool(row[0])
-
-
-def _expand_sql(direction: Direction, where: str) -> str:
-    near, far = _ENDS[direction]
-    # CROSS JOIN fixes the loop order: from the (small) frontier into the edge index.
+def _expand_sql(direction: Direction, filt: WalkFilter) -> str:
+    near, far = ENDS[direction]
+    # CROSS JOIN fixes the loop order: from the (small) frontier into the edge index. The
+    # far node is checked once per node found (HAVING), not once per edge reaching it.
     return f"""
         INSERT INTO temp.walk (id, depth, hop)
         SELECT e.{far}, :depth + 1, MIN(e.{near} || ' ' || e.type)
         FROM temp.walk w
         CROSS JOIN edges e ON e.graph = :graph AND e.{near} = w.id
-        CROSS JOIN nodes n ON n.graph = :graph AND n.id = e.{far}
-        WHERE w.depth = :depth AND {where}
+        WHERE w.depth = :depth AND {filt.edge_sql}
           AND NOT EXISTS (SELECT 1 FROM temp.walk x WHERE x.id = e.{far})
         GROUP BY e.{far}
+        HAVING (SELECT {filt.node_sql} FROM nodes n WHERE n.graph = :graph AND n.id = e.{far})
     """
 
 
@@ -100,7 +52,7 @@ def _walk(
     conn: sqlite3.Connection,
     start: str,
     direction: Direction,
-    filt: _Filter,
+    filt: WalkFilter,
     max_depth: int,
     *,
     stop_at: str | None = None,
@@ -108,7 +60,7 @@ def _walk(
     """Fill ``temp.walk`` level by level from ``start``, up to ``max_depth`` or ``stop_at``."""
     conn.execute("DELETE FROM temp.walk")
     conn.execute("INSERT INTO temp.walk (id, depth, hop) VALUES (?, 0, NULL)", (start,))
-    sql = _expand_sql(direction, filt.sql)
+    sql = _expand_sql(direction, filt)
     for depth in range(max_depth):
         if stop_at is not None and _depth_of(conn, stop_at) is not None:
             return
@@ -127,66 +79,6 @@ _REACHED = f"""
     WHERE w.depth > 0
     ORDER BY w.depth, w.id
 """
-
-
-def traverse(
-    conn: sqlite3.Connection,
-    graph: str,
-    start: str,
-    *,
-    direction: Direction,
-    edge_types: Sequence[EdgeType] | None,
-    max_depth: int,
-    as_of: datetime | None,
-) -> list[Reached]:
-    """Nodes reachable from ``start``, each at its smallest depth, ordered by (depth, id).
-
-    ``as_of`` filters the edges and nodes walked but not ``start`` itself, so where a
-    decision superseded before ``as_of`` led can still be asked from it.
-    """
-    filt = _Filter(graph, edge_types, as_of)
-    if not filt.node_visible(conn, start, timed=False):
-        return []
-    try:
-        _walk(conn, start, direction, filt, max_depth)
-        rows = conn.execute(_REACHED, {"graph": graph}).fetchall()
-    finally:
-        conn.execute("DELETE FROM temp.walk")
-    return reached_from_rows(rows, node_from_row)
-
-
-def path_between(
-    conn: sqlite3.Connection,
-    graph: str,
-    source: str,
-    target: str,
-    *,
-    edge_types: Sequence[EdgeType] | None,
-    max_depth: int,
-    as_of: datetime | None,
-) -> list[str]:
-    """The lexicographically smallest shortest path ``source -> target``, or ``[]``."""
-    filt = _Filter(graph, edge_types, as_of)
-    if not (filt.node_visible(conn, source) & filt.node_visible(conn, target)):
-        return []
-    try:
-        _walk(conn, target, "in", filt, max_depth, stop_at=source)
-        distance = _depth_of(conn, source)
-        if distance is None:
-            return []
-        path = [source]
-        step = f"""
-            SELECT MIN(e.target) FROM edges e INDEXED BY edges_by_source
-            CROSS JOIN temp.walk w ON w.id = e.target AND w.depth = :closer
-            CROSS JOIN nodes n ON n.graph = :graph AND n.id = e.target
-            WHERE e.graph = :graph AND e.source = :current AND {filt.sql}
-        """
-        for closer in range(distance - 1, -1, -1):
-            params = {**filt.params, "current": path[-1], "closer": closer}
-            path.append(str(conn.execute(step, params).fetchone()[0]))
-        return path
-    finally:
-        conn.execute("DELETE FROM temp.walk")
 
 
 def _followed(timed: bool) -> str:
@@ -226,15 +118,46 @@ def _region_sql(timed: bool) -> str:
 _REGION = {timed: _region_sql(timed) for timed in (False, True)}
 
 
-def supersession_region(
-    conn: sqlite3.Connection, graph: str, start: str, *, floor: float, as_of: datetime | None
-) -> list[Edge]:
-    """The supersedes edges followed forward from ``start``, ordered by id: one recursive
-    statement (``UNION`` keeps each record once, so cycles end)."""
-    params: dict[str, Any] = {"graph": graph, "start": start, "floor": floor}
-    if as_of is not None:
-        params["as_of"] = format_time(as_of)
-    rows = conn.execute(_REGION[as_of is not None], params).fetchall()
-    if not rows:
-        _Filter(graph, None, None).node_visible(conn, start, timed=False)  # NotFound if absent
-    return [edge_from_row(row) for row in rows]
+class _Steps:
+    """SQLite's statements for ``SqlWalks`` (see the module docstring)."""
+
+    def reach(
+        self,
+        conn: sqlite3.Connection,
+        filt: WalkFilter,
+        start: str,
+        direction: Direction,
+        max_depth: int,
+    ) -> list[Any]:
+        try:
+            _walk(conn, start, direction, filt, max_depth)
+            return conn.execute(_REACHED, {"graph": filt.graph}).fetchall()
+        finally:
+            conn.execute("DELETE FROM temp.walk")
+
+    def path(
+        self, conn: sqlite3.Connection, filt: WalkFilter, source: str, target: str, max_depth: int
+    ) -> list[str]:
+        try:
+            _walk(conn, target, "in", filt, max_depth, stop_at=source)
+            distance = _depth_of(conn, source)
+            if distance is None:
+                return []
+            path = [source]
+            step = f"""
+                SELECT MIN(e.target) FROM edges e INDEXED BY edges_by_source
+                CROSS JOIN temp.walk w ON w.id = e.target AND w.depth = :closer
+                CROSS JOIN nodes n ON n.graph = :graph AND n.id = e.target
+                WHERE e.graph = :graph AND e.source = :current AND {filt.sql}
+            """
+            for closer in range(distance - 1, -1, -1):
+                params = {**filt.params, "current": path[-1], "closer": closer}
+                path.append(str(conn.execute(step, params).fetchone()[0]))
+            return path
+        finally:
+            conn.execute("DELETE FROM temp.walk")
+
+    region_sql = _REGION
+
+
+WALKS = SqlWalks(SQLITE, _Steps())
