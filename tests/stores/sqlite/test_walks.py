@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -28,17 +27,14 @@ def test_a_dense_layered_graph_with_cycles_is_walked_once(sqlite_store: SQLiteSt
     batch = [node_added(n) for layer in layers for n in layer] + [edge_added(e) for e in edges]
     sqlite_store.append(G, batch)
     start = layers[0][0]
-    began = time.perf_counter()
     reached = sqlite_store.traverse(G, start.id, direction="out")
     back = sqlite_store.traverse(G, start.id, direction="in")
     path = sqlite_store.path_between(G, start.id, layers[11][9].id)
-    elapsed = time.perf_counter() - began
     assert len(reached) == len(back) == 119
     assert [r.depth for r in reached] == sorted(r.depth for r in reached)
     assert {r.depth for r in reached if r.node.id in {n.id for n in layers[0]}} == {12}
     assert reached[0].via == start.id
     assert path == [start.id] + [layer[0].id for layer in layers[1:11]] + [layers[11][9].id]
-    assert elapsed < 1.0
 
 
 def _bulk_graph(path: Path, clusters: int, size: int, degree: int) -> list[str]:
@@ -81,20 +77,13 @@ def _bulk_graph(path: Path, clusters: int, size: int, degree: int) -> list[str]:
 
 
 @pytest.mark.slow
-def test_a_thousand_nodes_from_a_large_graph_in_milliseconds(db_path: Path) -> None:
+def test_a_thousand_nodes_from_a_large_graph(db_path: Path) -> None:
+    """A walk on a large graph reaches what it should (its speed is bench_core_traverse's)."""
     starts = _bulk_graph(db_path, clusters=20, size=1000, degree=5)  # 20k nodes, ~100k edges
     with SQLiteStore(db_path) as store:
-        store.traverse(G, starts[0], direction="out")  # warm the page cache
-        timings = []
-        for start in starts[1:11]:
-            began = time.perf_counter()
+        for start in starts[1:4]:
             reached = store.traverse(G, start, direction="out")
-            timings.append(time.perf_counter() - began)
             assert 900 <= len(reached) < 1000
         far = store.traverse(G, starts[1], direction="out")[-1].node.id
-        began = time.perf_counter()
         path = store.path_between(G, starts[1], far)
-        path_time = time.perf_counter() - began
     assert path[0] == starts[1] and path[-1] == far
-    assert sorted(timings)[len(timings) // 2] < 0.2  # ~20 ms on a laptop; generous for CI
-    assert path_time < 0.2
