@@ -24,6 +24,7 @@ __all__ = ["Kind", "LazyAdjacency", "LazyRecords", "Source", "lazy_state", "mate
 
 Kind = Literal["node", "edge"]
 R = TypeVar("R", Node, Edge)
+V = TypeVar("V")
 _MISSING: Any = object()
 
 
@@ -44,7 +45,48 @@ class Source(Protocol):
     def every_adjacency(self, direction: Literal["out", "in"]) -> dict[str, list[str]]: ...
 
 
-class LazyRecords(dict[str, R]):
+class _OnDemand(dict[str, V]):
+    """A mapping filled from its source key by key; iterating or counting it reads every
+    entry once (``_every``), in the source's order, what was written on top kept."""
+
+    _full = False
+
+    def _every(self) -> dict[str, V]:
+        raise NotImplementedError
+
+    def load(self) -> None:
+        """Read every entry once, in the order they were added, what was written on top."""
+        if self._full:
+            return
+        mine = dict(dict.items(self))
+        dict.clear(self)
+        for key, value in self._every().items():
+            dict.__setitem__(self, key, mine.pop(key, value))
+        dict.update(self, mine)
+        self._full = True
+
+    def __iter__(self) -> Iterator[str]:
+        self.load()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.load()
+        return dict.__len__(self)
+
+    def keys(self) -> dict_keys[str, V]:
+        self.load()
+        return dict.keys(self)
+
+    def values(self) -> dict_values[str, V]:
+        self.load()
+        return dict.values(self)
+
+    def items(self) -> dict_items[str, V]:
+        self.load()
+        return dict.items(self)
+
+
+class LazyRecords(_OnDemand[R]):
     """Nodes or edges by id, read from ``source`` as they are asked for; ``log`` hears of
     every write (a catch-up keeps each as a new version)."""
 
@@ -81,39 +123,11 @@ class LazyRecords(dict[str, R]):
         if self._log is not None:
             self._log(key, value)
 
-    def load(self) -> None:
-        """Read every record once, in the order they were added, what was written on top."""
-        if self._full:
-            return
-        mine = dict(dict.items(self))
-        dict.clear(self)
-        for key, value in self._source.every(self._kind).items():
-            dict.__setitem__(self, key, mine.pop(key, value))
-        dict.update(self, mine)
-        self._full = True
-
-    def __iter__(self) -> Iterator[str]:
-        self.load()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self.load()
-        return dict.__len__(self)
-
-    def keys(self) -> dict_keys[str, R]:
-        self.load()
-        return dict.keys(self)
-
-    def values(self) -> dict_values[str, R]:
-        self.load()
-        return dict.values(self)
-
-    def items(self) -> dict_items[str, R]:
-        self.load()
-        return dict.items(self)
+    def _every(self) -> dict[str, Any]:
+        return self._source.every(self._kind)
 
 
-class LazyAdjacency(dict[str, list[str]]):
+class LazyAdjacency(_OnDemand[list[str]]):
     """Edge ids by endpoint, read from ``source`` as asked for; a key read with ``[]``
     (to append to, as ``fold`` does) is copied in, or made empty, as a defaultdict would."""
 
@@ -142,35 +156,8 @@ class LazyAdjacency(dict[str, list[str]]):
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and self._look(key) is not None
 
-    def load(self) -> None:
-        if self._full:
-            return
-        mine = dict(dict.items(self))
-        dict.clear(self)
-        for key, value in self._source.every_adjacency(self._direction).items():
-            dict.__setitem__(self, key, mine.pop(key, value))
-        dict.update(self, mine)
-        self._full = True
-
-    def __iter__(self) -> Iterator[str]:
-        self.load()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self.load()
-        return dict.__len__(self)
-
-    def keys(self) -> dict_keys[str, list[str]]:
-        self.load()
-        return dict.keys(self)
-
-    def values(self) -> dict_values[str, list[str]]:
-        self.load()
-        return dict.values(self)
-
-    def items(self) -> dict_items[str, list[str]]:
-        self.load()
-        return dict.items(self)
+    def _every(self) -> dict[str, list[str]]:
+        return self._source.every_adjacency(self._direction)
 
 
 def lazy_state(source: Source, log: Callable[[str, Any], None] | None = None) -> GraphState:
