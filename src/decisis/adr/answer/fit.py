@@ -22,15 +22,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from decisis.adr.answer.checks import form_unmet
-from decisis.adr.answer.engine import Settled, settle, walk_from
-from decisis.adr.answer.features import Candidates
+from decisis.adr.answer.fit_cases import FitCase, Labelled, answered, fit_case, settle_case
+from decisis.adr.answer.fit_learning import fit_learning
 from decisis.adr.answer.settings import DEFAULT_SETTINGS, FEATURES, LEARNED, AnswerSettings
-from decisis.adr.answer.walk import Walk
-from decisis.adr.link.view import AdrView
-from decisis.graph import Graph
 
 __all__ = ["FitCase", "Labelled", "fit", "fit_case", "held_out_right", "leave_one_out"]
 
@@ -41,84 +37,12 @@ FIXED = "lexical"  # the scale: only the ratios of the weights rank starts
 UNFITTED = frozenset({FIXED, "remembered", "recalled", "model"}) | LEARNED
 
 
-@dataclass(frozen=True)
-class Labelled:
-    """A question with its right answer: the key that stands (or ``None``: no record
-    answers it), and other keys as right."""
-
-    text: str
-    expected: str | None
-    acceptable: tuple[str, ...] = ()
-
-    def right(self, answer: str | None) -> bool:
-        if answer is None:
-            return self.expected is None
-        return answer == self.expected or answer in self.acceptable
-
-
-@dataclass
-class FitCase:
-    """One labelled question, with its candidates and what each start walks to."""
-
-    group: str
-    question: Labelled
-    view: AdrView
-    found: Candidates
-    walks: dict[tuple[str, str | None], Walk] = field(default_factory=dict)
-    # the walk's settings (not fitted: the walk does not depend on the weights)
-    settings: AnswerSettings = DEFAULT_SETTINGS
-    unmet: dict[str, str | None] = field(default_factory=dict)
-
-    def walk(self, start: str, vouched: str | None) -> Walk:
-        """The walk from ``start`` (kept: the walk does not depend on the weights)."""
-        found = self.walks.get((start, vouched))
-        if found is None:
-            found = self.walks[(start, vouched)] = walk_from(
-                self.view, self.found, start, vouched, settings=self.settings
-            )
-        return found
-
-    def end(self, start: str, vouched: str | None) -> tuple[str, tuple[str, ...]]:
-        """Where the walk from ``start`` ends, and its chain."""
-        walked = self.walk(start, vouched)
-        return walked.standing, tuple(walked.chain)
-
-    def status(self, key: str) -> object:
-        return self.view.meta(key).get("status")
-
-    def form(self, start: str) -> str | None:
-        if start not in self.unmet:
-            self.unmet[start] = form_unmet(self.view, self.found.question, start)
-        return self.unmet[start]
-
-
-def fit_case(
-    graph: Graph, group: str, question: Labelled, settings: AnswerSettings = DEFAULT_SETTINGS
-) -> FitCase:
-    """``question`` asked of the records of ``graph``, its candidates worked out once."""
-    from decisis.adr.answer.engine import consider
-    from decisis.adr.link.view import view_of
-
-    view = view_of(graph)
-    found = consider(graph, view, question.text, settings)
-    return FitCase(group, question, view, found, settings=settings)
-
-
-def _settled(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> Settled:
-    return settle(found or case.found, settings, case.walk, case.form, case.status)
-
-
-def _answered(case: FitCase, settings: AnswerSettings, found: Candidates | None = None) -> bool:
-    """Whether ``case`` is answered right under ``settings`` (the gate applied)."""
-    return case.question.right(_settled(case, settings, found).answer(settings))
-
-
 def _starts_right(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
     right = 0
     for case in cases:
         if case.question.expected is None:
             continue
-        walked = _settled(case, settings).walked
+        walked = settle_case(case, settings).walked
         right += walked is not None and case.question.right(walked.standing)
     return right
 
@@ -214,13 +138,13 @@ def _monotone_logistic(
 
 
 def _right_with_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> int:
-    return sum(_answered(case, settings) for case in cases)
+    return sum(answered(case, settings) for case in cases)
 
 
 def _fit_gate(cases: Sequence[FitCase], settings: AnswerSettings) -> AnswerSettings:
     rows, labels = [], []
     for case in cases:
-        settled = _settled(case, settings)
+        settled = settle_case(case, settings)
         if settled.gate is None or settled.walked is None:
             continue
         rows.append(settled.gate)
@@ -258,8 +182,6 @@ def fit(
     gated = _fit_gate(cases, weighted)
     groups = sorted({c.group for c in cases})
     right = _right_with_gate(cases, gated)
-    from decisis.adr.answer.fit_learning import fit_learning
-
     # then what corrections lend, learning on, in simulated orders (``fit_learning``)
     learned = fit_learning(cases, gated)
     return replace(

@@ -29,7 +29,7 @@ from decisis.adr.answer.memory import Learnt, learned_features, learned_values, 
 from decisis.adr.answer.settings import FEATURES, AnswerSettings
 
 if TYPE_CHECKING:
-    from decisis.adr.answer.fit import FitCase
+    from decisis.adr.answer.fit_cases import FitCase
 
 __all__ = [
     "FLOORS",
@@ -112,7 +112,7 @@ def right_learning(
     cases: Sequence[FitCase], settings: AnswerSettings, orders: list[list[_Asked]] | None = None
 ) -> dict[str, int]:
     """Questions right by group, over the simulated orders, learning on with ``settings``."""
-    from decisis.adr.answer.fit import _answered
+    from decisis.adr.answer.fit_cases import answered
 
     out: dict[str, int] = {}
     for asked in orders if orders is not None else _orders(cases):
@@ -121,7 +121,7 @@ def right_learning(
             found = case.found
             if terms_by or cosine:
                 found = _lent(found, terms_by, cosine, settings.learned_floor)
-            out[case.group] = out.get(case.group, 0) + _answered(case, settings, found)
+            out[case.group] = out.get(case.group, 0) + answered(case, settings, found)
     return out
 
 
