@@ -11,15 +11,9 @@ import pytest
 from decisis.adr import read_folder
 from decisis.adr.link.rules import propose_links
 from decisis.model import LinkState
+from tests.adr.rule_records import record
 
 WriteFn = Callable[[str, str | bytes], Path]
-
-
-def _record(number: int, title: str, date: str, decision: str) -> str:
-    return (
-        f"# {number}. {title}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n"
-        f"## Decision\n\n{decision}\n"
-    )
 
 
 def _proposals(team: Path, rule: str) -> list[tuple[str, str]]:
@@ -33,7 +27,7 @@ def _filler(write: WriteFn) -> None:
     for n, topic in enumerate((*topics, "Caching", "Tracing", "Billing", "Storage"), 1):
         write(
             f"1{n:02}-{topic.lower()}.md",
-            _record(
+            record(
                 n,
                 f"Use a tool for {topic}",
                 f"2019-01-{n:02}",
@@ -45,7 +39,7 @@ def _filler(write: WriteFn) -> None:
 def _notes(write: WriteFn, count: int) -> None:
     """``count`` records of nothing, so that a word a few records use stays rare."""
     for n in range(count):
-        write(f"3{n:02}-note.md", _record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
+        write(f"3{n:02}-note.md", record(30 + n, f"Note {n}", "2019-02-01", f"Note {n}."))
 
 
 def _jenkins_and_notes(write: WriteFn, notes: int) -> None:
@@ -54,7 +48,7 @@ def _jenkins_and_notes(write: WriteFn, notes: int) -> None:
     _filler(write)
     _notes(write, notes)
     old = "Jenkins runs our builds. Jenkins jobs live in the repo. Jenkins agents are ours."
-    write("020-use-jenkins.md", _record(20, "Use Jenkins", "2019-06-01", old))
+    write("020-use-jenkins.md", record(20, "Use Jenkins", "2019-06-01", old))
 
 
 def test_a_later_record_titled_after_what_an_earlier_one_turned_down(
@@ -63,15 +57,15 @@ def test_a_later_record_titled_after_what_an_earlier_one_turned_down(
     _filler(write)
     write(
         "010-run-our-own-cluster.md",
-        _record(
+        record(
             10,
             "Run our own cluster",
             "2019-06-01",
             "We run it ourselves rather than using Nomad, for now.",
         ),
     )
-    write("011-use-nomad.md", _record(11, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
-    write("012-nomad-upgrades.md", _record(12, "Nomad upgrades", "2022-03-01", "Upgrade monthly."))
+    write("011-use-nomad.md", record(11, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
+    write("012-nomad-upgrades.md", record(12, "Nomad upgrades", "2022-03-01", "Upgrade monthly."))
     # only the first record to choose it reverses the old decision; the next builds on it
     assert _proposals(team, "chooses-turned-down") == [("team:010", "team:011")]
     found = [p for p in propose_links(read_folder(team).records) if p.rule == "chooses-turned-down"]
@@ -82,9 +76,9 @@ def test_lowercase_common_words_after_rather_than_are_not_names(write: WriteFn, 
     _filler(write)
     write(
         "010-run-our-own-cluster.md",
-        _record(10, "Run our own cluster", "2019-06-01", "We do it rather than paying overhead."),
+        record(10, "Run our own cluster", "2019-06-01", "We do it rather than paying overhead."),
     )
-    write("011-overhead.md", _record(11, "Overhead budget", "2021-03-01", "Budget it."))
+    write("011-overhead.md", record(11, "Overhead budget", "2021-03-01", "Budget it."))
     assert _proposals(team, "chooses-turned-down") == []
 
 
@@ -101,9 +95,9 @@ def test_a_later_record_titled_after_what_an_earlier_one_left_open(
     write: WriteFn, team: Path, deferral: str
 ) -> None:
     _filler(write)
-    write("010-cluster.md", _record(10, "Run our cluster", "2019-06-01", f"We run it. {deferral}"))
-    write("011-autoscaling.md", _record(11, "Use Karpenter for autoscaling", "2021-03-01", "Yes."))
-    write("012-autoscaling-limits.md", _record(12, "Autoscaling limits", "2022-03-01", "Ten."))
+    write("010-cluster.md", record(10, "Run our cluster", "2019-06-01", f"We run it. {deferral}"))
+    write("011-autoscaling.md", record(11, "Use Karpenter for autoscaling", "2021-03-01", "Yes."))
+    write("012-autoscaling-limits.md", record(12, "Autoscaling limits", "2022-03-01", "Ten."))
     # the first record to decide it takes that part over, and only that part
     proposals = [
         p for p in propose_links(read_folder(team).records) if p.rule == "decides-deferred"
@@ -114,8 +108,8 @@ def test_a_later_record_titled_after_what_an_earlier_one_left_open(
 def test_a_decided_subject_is_not_left_open(write: WriteFn, team: Path) -> None:
     _filler(write)
     decided = "We scale by hand. Autoscaling was considered and turned down."
-    write("010-cluster.md", _record(10, "Run our cluster", "2019-06-01", decided))
-    write("011-autoscaling.md", _record(11, "Use Karpenter for autoscaling", "2021-03-01", "Yes."))
+    write("010-cluster.md", record(10, "Run our cluster", "2019-06-01", decided))
+    write("011-autoscaling.md", record(11, "Use Karpenter for autoscaling", "2021-03-01", "Yes."))
     assert _proposals(team, "decides-deferred") == []
 
 
@@ -156,8 +150,8 @@ def test_names_replaced_reads_sentences_that_replace_what_they_name(
     write: WriteFn, team: Path, passed_over: str, named: str
 ) -> None:
     _jenkins_and_notes(write, notes=30)
-    write("021-build-plugins.md", _record(21, "Build plugins", "2020-01-01", passed_over))
-    write("022-hosted-runners.md", _record(22, "Hosted runners", "2021-01-01", named))
+    write("021-build-plugins.md", record(21, "Build plugins", "2020-01-01", passed_over))
+    write("022-hosted-runners.md", record(22, "Hosted runners", "2021-01-01", named))
     assert _proposals(team, "names-replaced") == [("team:020", "team:022")]
     # the link says what it replaced, so a question naming it walks there (decisis.adr.answer.walk)
     found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
@@ -167,11 +161,11 @@ def test_names_replaced_reads_sentences_that_replace_what_they_name(
 def test_what_takes_over_is_not_named_replaced(write: WriteFn, team: Path) -> None:
     _jenkins_and_notes(write, notes=60)
     takes_over = "We remove the build proxy and accept the Jenkins agents as its replacement."
-    write("021-remove-build-proxy.md", _record(21, "Remove build proxy", "2020-01-01", takes_over))
+    write("021-remove-build-proxy.md", record(21, "Remove build proxy", "2020-01-01", takes_over))
     moving = "We are migrating to Jenkins pipelines for every team."
-    write("022-more-pipelines.md", _record(22, "More pipelines", "2020-06-01", moving))
+    write("022-more-pipelines.md", record(22, "More pipelines", "2020-06-01", moving))
     replaced = "Jenkins is being replaced by hosted runners."
-    write("023-hosted-runners.md", _record(23, "Hosted runners", "2021-01-01", replaced))
+    write("023-hosted-runners.md", record(23, "Hosted runners", "2021-01-01", replaced))
     assert _proposals(team, "names-replaced") == [("team:020", "team:023")]
 
 
@@ -182,7 +176,7 @@ def test_a_run_on_sentence_of_replacement_words_is_read_in_linear_time(
     near each one scanned the whole sentence per word (two minutes), now a bisection."""
     _jenkins_and_notes(write, notes=30)
     run_on = "replace jenkins now " * 20_000
-    write("021-run-on.md", _record(21, "Run on", "2020-01-01", run_on))
+    write("021-run-on.md", record(21, "Run on", "2020-01-01", run_on))
     start = time.perf_counter()
     assert _proposals(team, "names-replaced") == [("team:020", "team:021")]
     assert time.perf_counter() - start < 60
@@ -195,7 +189,7 @@ def _manager_cluster_and_notes(write: WriteFn) -> None:
     for n in range(12):
         write(
             f"3{n:02}-note.md",
-            _record(
+            record(
                 30 + n,
                 f"Note {n}",
                 "2019-02-01",
@@ -206,7 +200,7 @@ def _manager_cluster_and_notes(write: WriteFn) -> None:
         "The manager cluster runs our pipelines. Nothing else runs on the manager cluster. "
         "We upgrade the manager cluster first."
     )
-    write("020-manager-cluster.md", _record(20, "Manager cluster", "2019-06-01", old))
+    write("020-manager-cluster.md", record(20, "Manager cluster", "2019-06-01", old))
 
 
 @pytest.mark.parametrize(
@@ -227,7 +221,7 @@ def test_names_replaced_reads_a_two_word_title_as_one_subject(
     write: WriteFn, team: Path, sentence: str, linked: bool
 ) -> None:
     _manager_cluster_and_notes(write)
-    write("022-use-hosted-ci.md", _record(22, "Use hosted CI", "2021-01-01", sentence))
+    write("022-use-hosted-ci.md", record(22, "Use hosted CI", "2021-01-01", sentence))
     expected = [("team:020", "team:022")] if linked else []
     assert _proposals(team, "names-replaced") == expected
 
@@ -242,12 +236,12 @@ def test_a_title_naming_what_it_replaces_links_from_the_record_titled_so(
     _filler(write)
     write(
         "001-use-kafka.md",
-        _record(1, "Use Kafka for order events", "2020-01-15", 'Chosen option: "Kafka".'),
+        record(1, "Use Kafka for order events", "2020-01-15", 'Chosen option: "Kafka".'),
     )
-    write("002-use-sqs-for-mail.md", _record(2, "Use SQS for mail", "2020-02-01", "SQS."))
+    write("002-use-sqs-for-mail.md", record(2, "Use SQS for mail", "2020-02-01", "SQS."))
     write(
         "003-replace-kafka.md",
-        _record(3, "Replace Kafka with SQS", "2023-03-01", "We will move order events to SQS."),
+        record(3, "Replace Kafka with SQS", "2023-03-01", "We will move order events to SQS."),
     )
     # the old side only: the earlier SQS record is what the new one adopts, not replaces
     assert _proposals(team, "title-replaces") == [("team:001", "team:003")]
@@ -259,10 +253,10 @@ def test_a_title_replaces_only_what_was_written_before_it_in_its_folder(
 ) -> None:
     _filler(write)  # a folder of their own, the records of ``team``
     _notes(write, 40)  # so that "kafka", in four records, is a rare word
-    write("one/001-use-kafka.md", _record(1, "Use Kafka", "2022-01-01", "Kafka."))
-    write("two/001-use-kafka.md", _record(1, "Use Kafka", "2019-01-01", "Kafka."))
-    write("two/002-drop-kafka.md", _record(2, "Drop Kafka", "2021-01-01", "No more."))
-    write("two/003-kafka-again.md", _record(3, "Use Kafka again", "2023-01-01", "Kafka."))
+    write("one/001-use-kafka.md", record(1, "Use Kafka", "2022-01-01", "Kafka."))
+    write("two/001-use-kafka.md", record(1, "Use Kafka", "2019-01-01", "Kafka."))
+    write("two/002-drop-kafka.md", record(2, "Drop Kafka", "2021-01-01", "No more."))
+    write("two/003-kafka-again.md", record(3, "Use Kafka again", "2023-01-01", "Kafka."))
     records = read_folder(team).records
     found = sorted((p.old, p.new) for p in propose_links(records) if p.rule == "title-replaces")
     assert found == [("two:001", "two:002")]
@@ -273,11 +267,11 @@ def test_a_title_saying_what_the_replacement_is_for_replaces_only_that(
 ) -> None:
     _filler(write)
     _notes(write, 30)  # so that "kafka", in three records, is a rare word
-    write("001-kafka-events.md", _record(1, "Use Kafka for order events", "2020-01-01", "K."))
-    write("002-kafka-audit.md", _record(2, "Use Kafka for the audit log", "2020-02-01", "K."))
+    write("001-kafka-events.md", record(1, "Use Kafka for order events", "2020-01-01", "K."))
+    write("002-kafka-audit.md", record(2, "Use Kafka for the audit log", "2020-02-01", "K."))
     write(
         "003-sqs-events.md",
-        _record(3, "Replace Kafka with SQS for order events", "2023-01-01", "SQS."),
+        record(3, "Replace Kafka with SQS for order events", "2023-01-01", "SQS."),
     )
     assert _proposals(team, "title-replaces") == [("team:001", "team:003")]
 
@@ -293,9 +287,9 @@ def test_a_short_record_names_its_subject_fewer_times(
     _notes(write, 30)
     padding = " ".join(["Events flow to billing and shipping."] * (old_words // 6))
     old = f'Chosen option: "Kafka", because it keeps events. {padding}'
-    write("001-order-events.md", _record(1, "Use Kafka for order events", "2020-01-15", old))
+    write("001-order-events.md", record(1, "Use Kafka for order events", "2020-01-15", old))
     new = "We will replace Kafka with Amazon SQS for order events."
-    write("002-use-sqs.md", _record(2, "Use SQS for order events", "2023-03-01", new))
+    write("002-use-sqs.md", record(2, "Use SQS for order events", "2023-03-01", new))
     expected = [("team:001", "team:002")] if linked else []
     assert _proposals(team, "names-replaced") == expected
 
@@ -306,7 +300,7 @@ def _small_folder_naming(write: WriteFn, word: str) -> None:
     _filler(write)
     for n in range(4):
         aside = f"Note {n}: the {word} team reviewed this."
-        write(f"2{n:02}-aside.md", _record(20 + n, f"Aside {n}", "2019-03-01", aside))
+        write(f"2{n:02}-aside.md", record(20 + n, f"Aside {n}", "2019-03-01", aside))
 
 
 @pytest.mark.parametrize(("word", "linked"), [("Concourse", True), ("Platform", False)])
@@ -318,9 +312,9 @@ def test_in_a_small_folder_a_name_may_be_a_subject_that_an_everyday_word_may_not
     ("platform") is not."""
     _small_folder_naming(write, word)
     old = f"{word} runs our builds. {word} jobs live in the repo. {word} agents are ours."
-    write("030-builds.md", _record(30, f"Use {word}", "2019-06-01", old))
+    write("030-builds.md", record(30, f"Use {word}", "2019-06-01", old))
     new = f"We will decommission our {word} pipelines once the move is done."
-    write("031-hosted-actions.md", _record(31, "Use hosted actions", "2022-01-01", new))
+    write("031-hosted-actions.md", record(31, "Use hosted actions", "2022-01-01", new))
     expected = [("team:030", "team:031")] if linked else []
     assert _proposals(team, "names-replaced") == expected
 
@@ -328,8 +322,8 @@ def test_in_a_small_folder_a_name_may_be_a_subject_that_an_everyday_word_may_not
 def test_in_a_small_folder_a_turned_down_name_is_still_rare(write: WriteFn, team: Path) -> None:
     _small_folder_naming(write, "Nomad")
     own = "We run it ourselves rather than using Nomad, for now."
-    write("030-own-cluster.md", _record(30, "Run our own cluster", "2019-06-01", own))
-    write("031-use-nomad.md", _record(31, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
+    write("030-own-cluster.md", record(30, "Run our own cluster", "2019-06-01", own))
+    write("031-use-nomad.md", record(31, "Use Nomad", "2021-03-01", "Nomad runs our jobs."))
     assert _proposals(team, "chooses-turned-down") == [("team:030", "team:031")]
 
 
@@ -349,8 +343,8 @@ def test_a_record_citing_one_it_replaces_in_part_links_to_that_part(
     """ "In part supersedes 0003": the older record's other decisions still stand, so the
     link speaks only for questions about the part (``decisis.adr.answer.walk``). Said outright, the
     replacement is stated, not a candidate."""
-    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
-    write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
+    write("001-network.md", record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", record(2, "New ranges", "2020-01-01", sentence))
     proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
     assert [(p.old, p.new, p.partial, p.rule, p.state) for p in proposals] == [
         ("team:001", "team:002", partial, "stated-in-text", LinkState.STATED)
@@ -365,8 +359,8 @@ def test_a_record_citing_one_it_replaces_in_part_links_to_that_part(
     ],
 )
 def test_a_denied_replacement_proposes_nothing(write: WriteFn, team: Path, sentence: str) -> None:
-    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
-    write("002-ranges.md", _record(2, "New ranges", "2020-01-01", sentence))
+    write("001-network.md", record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", record(2, "New ranges", "2020-01-01", sentence))
     proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
     assert proposals == []
 
@@ -395,8 +389,8 @@ def test_a_denied_replacement_proposes_nothing(write: WriteFn, team: Path, sente
 def test_a_record_citing_one_that_falls_short_replaces_that_part(
     write: WriteFn, team: Path, sentence: str, expected: list[tuple[str, str, bool]]
 ) -> None:
-    write("001-network.md", _record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
-    write("002-ranges.md", _record(2, "Team ranges", "2020-01-01", sentence))
+    write("001-network.md", record(1, "Network layout", "2019-01-01", "Subnets and ranges."))
+    write("002-ranges.md", record(2, "Team ranges", "2020-01-01", sentence))
     proposals = [p for p in propose_links(read_folder(team).records) if p.rule != "same-question"]
     assert [(p.old, p.new, p.partial) for p in proposals] == expected
     assert all(p.rule == "cites-replaced" for p in proposals)
@@ -416,7 +410,7 @@ def test_what_is_split_out_is_replaced_in_part(
     write: WriteFn, team: Path, sentence: str, expected: list[bool]
 ) -> None:
     _jenkins_and_notes(write, notes=30)
-    write("022-job-repository.md", _record(22, "Job repository", "2021-01-01", sentence))
+    write("022-job-repository.md", record(22, "Job repository", "2021-01-01", sentence))
     found = [p for p in propose_links(read_folder(team).records) if p.rule == "names-replaced"]
     assert [(p.old, p.new) for p in found] == [("team:020", "team:022")] * len(expected)
     assert [p.partial for p in found] == expected
@@ -446,7 +440,7 @@ def test_names_replaced_reads_the_noun_of_a_title_verb(
 ) -> None:
     _filler(write)
     _notes(write, 30)
-    write("020-old.md", _record(20, old[0], "2019-06-01", old[1]))
-    write("022-new.md", _record(22, "Gateway changes", "2021-01-01", new))
+    write("020-old.md", record(20, old[0], "2019-06-01", old[1]))
+    write("022-new.md", record(22, "Gateway changes", "2021-01-01", new))
     expected = [("team:020", "team:022")] if linked else []
     assert _proposals(team, "names-replaced") == expected

@@ -3,36 +3,11 @@ earlier record decided (``decisis.adr.link.rules.ended``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from decisis.adr import read_folder
-from decisis.adr.link.rules import propose_links
-
-WriteFn = Callable[[str, str | bytes], Path]
-
-
-def _record(number: int, title: str, date: str, decision: str, context: str = "") -> str:
-    about = f"## Context\n\n{context}\n\n" if context else ""
-    return (
-        f"# {number}. {title}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n{about}"
-        f"## Decision\n\n{decision}\n"
-    )
-
-
-def _filler(write: WriteFn) -> None:
-    """Unrelated records, so that the words below are rare words of the folder."""
-    for n, topic in enumerate(("Queues", "Logging", "Backups", "Secrets", "Alerts", "DNS"), 1):
-        write(f"1{n:02}-{topic.lower()}.md", _record(10 + n, topic, "2019-01-01", f"Pick {topic}."))
-
-
-def _found(team: Path) -> list[tuple[str, str, bool]]:
-    records = read_folder(team).records
-    return sorted(
-        (p.old, p.new, p.partial) for p in propose_links(records) if p.rule == "ended-by-cited"
-    )
+from tests.adr.rule_records import WriteFn, filler, proposed, record
 
 
 @pytest.mark.parametrize(
@@ -64,13 +39,11 @@ def _found(team: Path) -> list[tuple[str, str, bool]]:
 def test_a_cited_record_ends_what_an_earlier_one_decided(
     write: WriteFn, team: Path, sentence: str, decided: bool, expected: list[object]
 ) -> None:
-    _filler(write)
+    filler(write)
     if decided:
-        first = _record(
-            1, "Move to Postgres", "2021-01-01", "Postgres; we keep form data as blobs."
-        )
+        first = record(1, "Move to Postgres", "2021-01-01", "Postgres; we keep form data as blobs.")
     else:
-        first = _record(
+        first = record(
             1,
             "Move to Postgres",
             "2021-01-01",
@@ -78,6 +51,6 @@ def test_a_cited_record_ends_what_an_earlier_one_decided(
             "Dynamo keeps form data as blobs.",
         )
     write("001-postgres.md", first)
-    write("002-tables.md", _record(2, "Separate tables", "2023-05-01", "Contracts and rates."))
-    write("003-cleanup.md", _record(3, "Clean up", "2023-06-01", sentence))
-    assert _found(team) == expected
+    write("002-tables.md", record(2, "Separate tables", "2023-05-01", "Contracts and rates."))
+    write("003-cleanup.md", record(3, "Clean up", "2023-06-01", sentence))
+    assert proposed(team, "ended-by-cited") == expected

@@ -3,32 +3,13 @@ record that used kOps (``decisis.adr.link.rules.used``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from decisis.adr import read_folder
-from decisis.adr.link.rules import propose_links
-
-WriteFn = Callable[[str, str | bytes], Path]
-
-
-def _record(number: int, title: str, date: str, decision: str) -> str:
-    return (
-        f"# {number}. {title}\n\nDate: {date}\n\n## Status\n\nAccepted\n\n"
-        f"## Decision\n\n{decision}\n"
-    )
-
+from tests.adr.rule_records import WriteFn, proposed, record
 
 _USES_KOPS = "Live-1 is built using kops. Kubernetes 1.11 is the latest kops allows."
-
-
-def _found(team: Path) -> list[tuple[str, str, bool]]:
-    records = read_folder(team).records
-    return sorted(
-        (p.old, p.new, p.partial) for p in propose_links(records) if p.rule == "replaces-use-of"
-    )
 
 
 @pytest.mark.parametrize(
@@ -52,16 +33,17 @@ def _found(team: Path) -> list[tuple[str, str, bool]]:
 def test_replacing_the_use_of_what_one_earlier_record_used(
     write: WriteFn, team: Path, sentence: str, second_user: bool, expected: list[bool]
 ) -> None:
-    write("001-ci.md", _record(1, "Use a CI", "2018-01-01", "We run builds in a CI."))
-    write("002-live-1.md", _record(2, "Move to live-1", "2019-02-28", _USES_KOPS))
+    write("001-ci.md", record(1, "Use a CI", "2018-01-01", "We run builds in a CI."))
+    write("002-live-1.md", record(2, "Move to live-1", "2019-02-28", _USES_KOPS))
     if second_user:
-        write("003-upgrades.md", _record(3, "Upgrades", "2019-06-01", _USES_KOPS))
+        write("003-upgrades.md", record(3, "Upgrades", "2019-06-01", _USES_KOPS))
     # a record telling that kOps went (in a sentence saying so) does not use it
     gone = "We decommissioned the old kOps cluster. The kOps cluster was retired in April."
-    write("004-history.md", _record(4, "History", "2019-09-01", gone))
-    write("005-eks.md", _record(5, "EKS", "2020-01-01", sentence))
-    assert [p for _, _, p in _found(team)] == expected
-    assert all(old == "team:002" and new == "team:005" for old, new, _ in _found(team))
+    write("004-history.md", record(4, "History", "2019-09-01", gone))
+    write("005-eks.md", record(5, "EKS", "2020-01-01", sentence))
+    found = proposed(team, "replaces-use-of")
+    assert [p for _, _, p in found] == expected
+    assert all(old == "team:002" and new == "team:005" for old, new, _ in found)
 
 
 def test_the_link_speaks_only_for_a_question_naming_what_was_used(
@@ -75,9 +57,9 @@ def test_the_link_speaks_only_for_a_question_naming_what_was_used(
     from decisis.adr.link.ingest import ingest
     from decisis.adr.link.view import view_of
 
-    write("002-live-1.md", _record(2, "Move to live-1", "2019-02-28", _USES_KOPS))
+    write("002-live-1.md", record(2, "Move to live-1", "2019-02-28", _USES_KOPS))
     eks = "Use EKS for the main cluster. This replaces usage of kOps."
-    write("005-eks.md", _record(5, "EKS", "2020-01-01", eks))
+    write("005-eks.md", record(5, "EKS", "2020-01-01", eks))
     with decisis.open(f"sqlite:///{tmp_path / 'k.db'}") as g:
         ingest(g, team)
         view = view_of(g)
