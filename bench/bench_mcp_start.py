@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench_core_common import interleave, machine_line, ms, print_table, stats
-from bench_core_startup import _children_cpu_ns, decisis_command
+from bench_core_startup import _children_cpu_ns, decisis_command, runner
 
 import decisis
 
@@ -113,18 +113,18 @@ def main() -> None:
         marks: dict[str, list[int]] = {"initialize": [], "tools/list": []}
         cpu: dict[str, list[int]] = {"base": [], "mcp": []}
 
-        def baseline() -> None:
-            before = _children_cpu_ns()
-            subprocess.run([sys.executable, "-c", "import sqlite3"], env=env, check=True)
-            cpu["base"].append(_children_cpu_ns() - before)
-
+        failures: dict[str, str] = {}
         subjects = {
-            'python -c "import sqlite3"': baseline,
+            'python -c "import sqlite3"': runner(
+                [sys.executable, "-c", "import sqlite3"], env, failures, cpu["base"]
+            ),
             "decisis mcp": mcp_session([*cli, "--store", url, "mcp"], env, marks, cpu["mcp"]),
         }
         t0 = time.perf_counter()
         times = interleave(subjects, rounds=runs, warmup=1)
         wall = time.perf_counter() - t0
+    if failures:
+        raise SystemExit(f"the baseline failed: {failures}")
     base = stats(times['python -c "import sqlite3"'])
     rows = {
         'python -c "import sqlite3" (to exit)': (base, stats(cpu["base"][-runs:])),
